@@ -1,0 +1,43 @@
+// The CUDA backend. Declared without CUDA headers so GStreamer code compiled by the host compiler
+// can use it; only built when meson's `cuda` feature found nvcc (CCL_HAVE_CUDA).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ccl/analyzer.hpp"
+
+struct CUstream_st;  // == cudaStream_t == CUstream
+
+namespace ccl {
+
+// True when a CUDA device can run our kernels; otherwise `why` says what is missing.
+bool cuda_device_usable(std::string* why);
+
+class CudaAnalyzer final : public Analyzer {
+ public:
+  // Work is ordered on `stream` (nullptr = legacy default stream). The caller makes the CUDA
+  // context current around every call (GStreamer: gst_cuda_context_push/pop).
+  explicit CudaAnalyzer(CUstream_st* stream);
+  ~CudaAnalyzer() override;
+
+  const char* backend_name() const override { return "cuda"; }
+
+  // Allocates device scratch for frames up to width x height so no frame allocates;
+  // throws Error(OutOfMemory) naming the size. run() reserves by itself if never called.
+  void reserve(int width, int height);
+  // Frees all device and pinned memory; the analyzer can be reserved again.
+  void release();
+
+  // `image.data` is device memory. Synchronizes the stream before returning (result on the host).
+  void run(const ImageView& image, const Options& options, Result& result,
+           const LabelView* labels = nullptr) override;
+  // `image.data` is host memory: one async upload into reused device memory, then run().
+  void run_host(const ImageView& image, const Options& options, Result& result);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ccl

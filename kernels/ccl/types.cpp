@@ -1,0 +1,44 @@
+#include "ccl/types.hpp"
+
+namespace ccl {
+
+void validate(const ImageView& image, const Options& options) {
+  auto fail = [](const std::string& why) { throw Error(Error::Kind::InvalidArgument, why); };
+  if (image.width < 1 || image.height < 1)
+    fail("frame size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+         " is empty; width and height must be at least 1");
+  if (image.width > kMaxSide || image.height > kMaxSide)
+    fail("frame size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+         " exceeds the supported maximum of " + std::to_string(kMaxSide) + " per side");
+  if (image.stride < image.width)
+    fail("row stride " + std::to_string(image.stride) + " is smaller than the width " +
+         std::to_string(image.width));
+  if (image.data == nullptr) fail("frame has no data");
+  if (options.connectivity != 4 && options.connectivity != 8)
+    fail("connectivity must be 4 or 8, not " + std::to_string(options.connectivity));
+}
+
+const char* to_string(Algorithm algorithm) {
+  switch (algorithm) {
+    case Algorithm::OptimizedUF: return "optimized-uf";
+    case Algorithm::EightDLS: return "8dls";
+    case Algorithm::M8DLS: return "m8dls";
+    case Algorithm::ColumnRuns: return "column-runs";
+    case Algorithm::RasterSegments: return "raster-segments";
+  }
+  return "unknown";
+}
+
+const char* to_string(Analysis analysis) {
+  switch (analysis) {
+    case Analysis::FlslCd: return "flsl-cd";
+    case Analysis::Naive: return "naive";
+    case Analysis::Flsl: return "flsl";
+    case Analysis::FlslOtf: return "flsl-otf";
+  }
+  return "unknown";
+}
+
+const char* to_string(Order order) { return order == Order::Area ? "area" : "raster"; }
+
+}  // namespace ccl

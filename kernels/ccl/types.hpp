@@ -1,0 +1,81 @@
+// Core value types of the gst-ccl library: what goes in (image view, options) and what comes out
+// (the component list of the result contract in DESIGN.md). No GStreamer, no CUDA here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ccl {
+
+// A read-only 8-bit plane; `data` is host memory for the CPU backend, device memory for CUDA.
+struct ImageView {
+  const std::uint8_t* data = nullptr;
+  int width = 0;
+  int height = 0;
+  std::ptrdiff_t stride = 0;  // bytes between the starts of two rows, >= width
+};
+
+// Destination for a label map (0 = background, 1..N = label in the chosen order).
+struct LabelView {
+  std::uint32_t* data = nullptr;
+  std::ptrdiff_t stride = 0;  // elements (not bytes) between the starts of two rows
+};
+
+enum class Order { Raster, Area };
+enum class Algorithm { OptimizedUF, EightDLS, M8DLS, ColumnRuns, RasterSegments };
+enum class Analysis { FlslCd, Naive, Flsl, FlslOtf };
+
+constexpr std::uint32_t kUnlimited = std::numeric_limits<std::uint32_t>::max();
+constexpr int kMaxSide = 65535;  // frames up to 65535 x 65535 keep pixel indices in 32 bits
+
+struct Options {
+  int connectivity = 8;          // 4 or 8
+  std::uint8_t threshold = 0;    // foreground: pixel value > threshold
+  std::uint32_t min_area = 0;    // keep components with area >= min_area
+  std::uint32_t max_area = kUnlimited;     // ... and area <= max_area
+  std::uint32_t max_objects = kUnlimited;  // then keep the first max_objects in the chosen order
+  Order order = Order::Raster;
+  Algorithm algorithm = Algorithm::OptimizedUF;  // GPU only; the CPU backend always uses raster segments
+  Analysis analysis = Analysis::FlslCd;          // GPU only
+};
+
+// Same layout as GstCclComponent in gst/ccl/gstcclmeta.h (checked there with static_assert).
+struct Component {
+  std::uint32_t label;  // 1..n_components_total, in the chosen order, counted before filtering
+  std::uint32_t area;
+  std::int32_t x, y, width, height;
+  double centroid_x, centroid_y;  // mean of the pixel coordinates, pixel centres at integers
+};
+
+struct Result {
+  int width = 0;
+  int height = 0;
+  int connectivity = 8;
+  std::uint32_t n_components_total = 0;  // before filtering
+  bool truncated = false;                // max_objects cut the list
+  std::vector<Component> components;     // after filtering, in the chosen order
+};
+
+// Every failure of the library is one of these; `kind` lets callers pick the user message.
+class Error : public std::runtime_error {
+ public:
+  enum class Kind { InvalidArgument, NoDevice, OutOfMemory, DeviceFailure };
+  Error(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
+  Kind kind() const noexcept { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+// Throws Error(InvalidArgument) with a sentence naming the bad field.
+void validate(const ImageView& image, const Options& options);
+
+const char* to_string(Algorithm algorithm);
+const char* to_string(Analysis analysis);
+const char* to_string(Order order);
+
+}  // namespace ccl
