@@ -1,0 +1,63 @@
+/* GstCclMeta: the connected components of a video frame, as found by the cudaccl element.
+ * Public so applications can read it; link with pkg-config gstreamer-ccl-1.0. */
+#ifndef __GST_CCL_META_H__
+#define __GST_CCL_META_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstCclComponent:
+ * @label: 1..n_components_total in the meta's order, numbered before filtering
+ * @area: number of pixels
+ * @x: left column of the bounding box
+ * @y: top row of the bounding box
+ * @width: bounding box width in pixels
+ * @height: bounding box height in pixels
+ * @centroid_x: mean x of the pixels (pixel centres at integer coordinates)
+ * @centroid_y: mean y of the pixels
+ */
+typedef struct {
+  guint32 label, area;
+  gint32 x, y, width, height;
+  gdouble centroid_x, centroid_y;
+} GstCclComponent;
+
+/**
+ * GstCclMeta:
+ * @meta: parent #GstMeta
+ * @width: frame width the components refer to
+ * @height: frame height the components refer to
+ * @connectivity: 4 or 8
+ * @n_components_total: number of components before min-area/max-area/max-objects filtering
+ * @truncated: %TRUE when max-objects cut the list
+ * @n_components: number of entries in @components
+ * @components: the reported components, in raster order of their first pixel or by area
+ */
+typedef struct {
+  GstMeta meta;
+  guint width, height, connectivity;
+  guint n_components_total;
+  gboolean truncated;
+  guint n_components;
+  GstCclComponent *components;
+} GstCclMeta;
+
+GType gst_ccl_meta_api_get_type (void);
+#define GST_CCL_META_API_TYPE (gst_ccl_meta_api_get_type ())
+
+const GstMetaInfo *gst_ccl_meta_get_info (void);
+#define GST_CCL_META_INFO (gst_ccl_meta_get_info ())
+
+GstCclMeta *gst_buffer_get_ccl_meta (GstBuffer * buffer);
+
+/* Copies @n entries of @components. */
+GstCclMeta *gst_buffer_add_ccl_meta (GstBuffer * buffer, guint width,
+    guint height, guint connectivity, guint n_total, gboolean truncated,
+    const GstCclComponent * components, guint n);
+
+G_END_DECLS
+
+#endif /* __GST_CCL_META_H__ */

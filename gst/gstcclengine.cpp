@@ -1,0 +1,175 @@
+#include "gstcclengine.h"
+
+#include "ccl/analyzer.hpp"
+
+#if CCL_HAVE_CUDA
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "ccl/cuda_analyzer.hpp"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC(gst_ccl_engine_debug);
+#define GST_CAT_DEFAULT gst_ccl_engine_debug
+
+namespace {
+
+void ensure_debug_category() {
+  static gsize done = 0;
+  if (g_once_init_enter(&done)) {
+    GST_DEBUG_CATEGORY_INIT(gst_ccl_engine_debug, "cudacclengine", 0, "cudaccl backends");
+    g_once_init_leave(&done, 1);
+  }
+}
+
+// Plane 0 of a mapped frame as the core sees it.
+ccl::ImageView plane0(const GstVideoFrame& frame) {
+  ccl::ImageView view;
+  view.data = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
+  view.width = GST_VIDEO_FRAME_COMP_WIDTH(&frame, 0);
+  view.height = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, 0);
+  view.stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0);
+  return view;
+}
+
+// Unmaps on every exit, exceptions included.
+class MappedFrame {
+ public:
+  MappedFrame(const GstVideoInfo& info, GstBuffer* buffer, GstMapFlags flags)
+      : ok_(gst_video_frame_map(&frame_, const_cast<GstVideoInfo*>(&info), buffer, flags)) {}
+  ~MappedFrame() {
+    if (ok_) gst_video_frame_unmap(&frame_);
+  }
+  MappedFrame(const MappedFrame&) = delete;
+  MappedFrame& operator=(const MappedFrame&) = delete;
+  bool ok() const { return ok_; }
+  const GstVideoFrame& frame() const { return frame_; }
+
+ private:
+  GstVideoFrame frame_{};
+  bool ok_;
+};
+
+class CpuEngine final : public GstCclEngine {
+ public:
+  CpuEngine() : analyzer_(ccl::make_cpu_analyzer()) {}
+  const char* name() const override { return "cpu"; }
+  void reserve(int, int) override {}
+  // CUDA memory is downloaded by the plain map.
+  bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
+           ccl::Result& result) override {
+    MappedFrame map(info, buffer, GST_MAP_READ);
+    if (!map.ok()) return false;
+    analyzer_->run(plane0(map.frame()), options, result);
+    return true;
+  }
+
+ private:
+  std::unique_ptr<ccl::Analyzer> analyzer_;
+};
+
+#if CCL_HAVE_CUDA
+
+// Makes `context` current for the scope; every CUDA call happens inside one.
+class ContextGuard {
+ public:
+  explicit ContextGuard(GstCudaContext* context) {
+    if (!gst_cuda_context_push(context))
+      throw ccl::Error(ccl::Error::Kind::DeviceFailure, "could not make the CUDA context current");
+  }
+  ~ContextGuard() { gst_cuda_context_pop(nullptr); }
+  ContextGuard(const ContextGuard&) = delete;
+  ContextGuard& operator=(const ContextGuard&) = delete;
+};
+
+class CudaEngine final : public GstCclEngine {
+ public:
+  explicit CudaEngine(GstCudaContext* context) {
+    try {
+      bind(context);
+    } catch (...) {
+      unbind();
+      throw;
+    }
+  }
+  ~CudaEngine() override { unbind(); }
+  const char* name() const override { return "cuda"; }
+
+  void reserve(int width, int height) override {
+    width_ = width;
+    height_ = height;
+    ContextGuard guard(context_);
+    analyzer_->reserve(width, height);
+  }
+
+  bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
+           ccl::Result& result) override {
+    GstMemory* mem = gst_buffer_peek_memory(buffer, 0);
+    if (gst_is_cuda_memory(mem)) {
+      GstCudaContext* upstream = GST_CUDA_MEMORY_CAST(mem)->context;
+      if (upstream != context_) adopt(upstream);
+      MappedFrame map(info, buffer, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA));
+      if (!map.ok()) return false;
+      ContextGuard guard(context_);
+      analyzer_->run(plane0(map.frame()), options, result);
+      return true;
+    }
+    MappedFrame map(info, buffer, GST_MAP_READ);
+    if (!map.ok()) return false;
+    ContextGuard guard(context_);
+    analyzer_->run_host(plane0(map.frame()), options, result);
+    return true;
+  }
+
+ private:
+  void bind(GstCudaContext* context) {
+    context_ = static_cast<GstCudaContext*>(gst_object_ref(context));
+    ContextGuard guard(context_);
+    if (!gst_cuda_result(CuStreamCreate(&stream_, CU_STREAM_DEFAULT)))
+      throw ccl::Error(ccl::Error::Kind::DeviceFailure, "could not create a CUDA stream");
+    analyzer_ = std::make_unique<ccl::CudaAnalyzer>(reinterpret_cast<CUstream_st*>(stream_));
+    if (width_ > 0) analyzer_->reserve(width_, height_);
+  }
+
+  void unbind() {
+    if (!context_) return;
+    if (gst_cuda_context_push(context_)) {
+      analyzer_.reset();
+      if (stream_) CuStreamDestroy(stream_);
+      gst_cuda_context_pop(nullptr);
+    }
+    stream_ = nullptr;
+    gst_clear_object(&context_);
+  }
+
+  // Upstream's memory lives in another context: work there rather than copy every frame.
+  void adopt(GstCudaContext* upstream) {
+    GST_INFO("adopting the CUDA context %" GST_PTR_FORMAT " of the upstream memory", upstream);
+    GstCudaContext* keep = static_cast<GstCudaContext*>(gst_object_ref(upstream));
+    unbind();
+    bind(keep);
+    gst_object_unref(keep);
+  }
+
+  GstCudaContext* context_ = nullptr;
+  CUstream stream_ = nullptr;
+  std::unique_ptr<ccl::CudaAnalyzer> analyzer_;
+  int width_ = 0, height_ = 0;
+};
+
+#endif  // CCL_HAVE_CUDA
+
+}  // namespace
+
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cpu() {
+  ensure_debug_category();
+  return std::make_unique<CpuEngine>();
+}
+
+#if CCL_HAVE_CUDA
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cuda(GstCudaContext* context) {
+  ensure_debug_category();
+  return std::make_unique<CudaEngine>(context);
+}
+#endif

@@ -1,0 +1,31 @@
+// What runs the core analyzer on a buffer: maps plane 0 in the memory the backend reads and, for
+// CUDA, keeps the GstCudaContext current and owns the element's stream. The element chooses which.
+#pragma once
+
+#include <memory>
+
+#include <gst/video/video.h>
+
+#include "ccl/types.hpp"
+
+#if CCL_HAVE_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#endif
+
+class GstCclEngine {
+ public:
+  virtual ~GstCclEngine() = default;
+  virtual const char* name() const = 0;
+  // Prepares for frames of this size so no frame allocates; throws ccl::Error.
+  virtual void reserve(int width, int height) = 0;
+  // Labels plane 0 of `buffer`; false when the buffer cannot be mapped. Throws ccl::Error.
+  virtual bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
+                   ccl::Result& result) = 0;
+};
+
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cpu();
+
+#if CCL_HAVE_CUDA
+// Creates the stream and device scratch on `context` (takes a reference); throws ccl::Error.
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cuda(GstCudaContext* context);
+#endif

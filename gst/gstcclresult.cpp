@@ -1,0 +1,76 @@
+#include "gstcclresult.h"
+
+#include <cstddef>
+#include <type_traits>
+
+#include <gst/video/video.h>
+
+#include "ccl/gstcclmeta.h"
+
+GST_DEBUG_CATEGORY_STATIC(gst_ccl_result_debug);
+#define GST_CAT_DEFAULT gst_ccl_result_debug
+
+// The component list is copied into the meta with one memcpy, so the layouts must agree.
+static_assert(sizeof(ccl::Component) == sizeof(GstCclComponent), "component size differs");
+static_assert(std::is_trivially_copyable<ccl::Component>::value, "component must be trivially copyable");
+static_assert(offsetof(ccl::Component, label) == offsetof(GstCclComponent, label), "label offset differs");
+static_assert(offsetof(ccl::Component, area) == offsetof(GstCclComponent, area), "area offset differs");
+static_assert(offsetof(ccl::Component, x) == offsetof(GstCclComponent, x), "x offset differs");
+static_assert(offsetof(ccl::Component, y) == offsetof(GstCclComponent, y), "y offset differs");
+static_assert(offsetof(ccl::Component, width) == offsetof(GstCclComponent, width), "width offset differs");
+static_assert(offsetof(ccl::Component, height) == offsetof(GstCclComponent, height), "height offset differs");
+static_assert(offsetof(ccl::Component, centroid_x) == offsetof(GstCclComponent, centroid_x), "centroid_x offset differs");
+static_assert(offsetof(ccl::Component, centroid_y) == offsetof(GstCclComponent, centroid_y), "centroid_y offset differs");
+
+static void ensure_debug_category() {
+  static gsize done = 0;
+  if (g_once_init_enter(&done)) {
+    GST_DEBUG_CATEGORY_INIT(gst_ccl_result_debug, "cudacclresult", 0, "cudaccl metas and messages");
+    g_once_init_leave(&done, 1);
+  }
+}
+
+void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result) {
+  ensure_debug_category();
+  const auto* components = reinterpret_cast<const GstCclComponent*>(result.components.data());
+  gst_buffer_add_ccl_meta(buffer, guint(result.width), guint(result.height), guint(result.connectivity),
+                          result.n_components_total, result.truncated, components,
+                          guint(result.components.size()));
+  GST_LOG("attached %zu of %u components", result.components.size(), result.n_components_total);
+}
+
+void gst_ccl_result_add_roi_metas(GstBuffer* buffer, const ccl::Result& result) {
+  static const GQuark roi_type = g_quark_from_static_string("connected-component");
+  for (const ccl::Component& c : result.components) {
+    GstVideoRegionOfInterestMeta* roi = gst_buffer_add_video_region_of_interest_meta_id(
+        buffer, roi_type, guint(c.x), guint(c.y), guint(c.width), guint(c.height));
+    roi->id = gint(c.label);
+    gst_video_region_of_interest_meta_add_param(
+        roi, gst_structure_new("connected-component", "label", G_TYPE_UINT, c.label, "area", G_TYPE_UINT,
+                               c.area, "centroid-x", G_TYPE_DOUBLE, c.centroid_x, "centroid-y",
+                               G_TYPE_DOUBLE, c.centroid_y, nullptr));
+  }
+}
+
+GstStructure* gst_ccl_result_to_structure(const ccl::Result& result, const GstCclFrameTimes& times) {
+  GValue list = G_VALUE_INIT;
+  g_value_init(&list, GST_TYPE_LIST);
+  for (const ccl::Component& c : result.components) {
+    GValue item = G_VALUE_INIT;
+    g_value_init(&item, GST_TYPE_STRUCTURE);
+    GstStructure* s = gst_structure_new("component", "label", G_TYPE_UINT, c.label, "x", G_TYPE_INT, c.x, "y",
+                                        G_TYPE_INT, c.y, "width", G_TYPE_INT, c.width, "height", G_TYPE_INT,
+                                        c.height, "area", G_TYPE_UINT, c.area, "centroid-x", G_TYPE_DOUBLE,
+                                        c.centroid_x, "centroid-y", G_TYPE_DOUBLE, c.centroid_y, nullptr);
+    g_value_take_boxed(&item, s);
+    gst_value_list_append_and_take_value(&list, &item);
+  }
+  GstStructure* s = gst_structure_new(
+      "ccl", "timestamp", G_TYPE_UINT64, guint64(times.timestamp), "stream-time", G_TYPE_UINT64,
+      guint64(times.stream_time), "running-time", G_TYPE_UINT64, guint64(times.running_time), "duration",
+      G_TYPE_UINT64, guint64(times.duration), "width", G_TYPE_INT, result.width, "height", G_TYPE_INT,
+      result.height, "n-components", G_TYPE_UINT, guint(result.components.size()), "n-components-total",
+      G_TYPE_UINT, result.n_components_total, "truncated", G_TYPE_BOOLEAN, gboolean(result.truncated), nullptr);
+  gst_structure_take_value(s, "components", &list);
+  return s;
+}

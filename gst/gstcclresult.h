@@ -1,0 +1,20 @@
+// Turns a ccl::Result into what downstream sees: GstCclMeta, ROI metas, the "ccl" message.
+#pragma once
+
+#include <gst/gst.h>
+
+#include "ccl/types.hpp"
+
+// Attaches one GstCclMeta with every reported component.
+void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result);
+
+// Attaches one GstVideoRegionOfInterestMeta of type "connected-component" per reported component.
+void gst_ccl_result_add_roi_metas(GstBuffer* buffer, const ccl::Result& result);
+
+// Times of the frame the message describes; GST_CLOCK_TIME_NONE where unknown.
+struct GstCclFrameTimes {
+  GstClockTime timestamp, stream_time, running_time, duration;
+};
+
+// The element message structure "ccl" (schema in DESIGN.md).
+GstStructure* gst_ccl_result_to_structure(const ccl::Result& result, const GstCclFrameTimes& times);

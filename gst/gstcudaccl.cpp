@@ -1,0 +1,465 @@
+#include "gstcudaccl.h"
+
+#include <config.h>
+
+#include <new>
+#include <string>
+
+#include <gst/video/video.h>
+
+#include "ccl/types.hpp"
+#include "gstcclengine.h"
+#include "gstcclenums.h"
+#include "gstcclformats.h"
+#include "gstcclresult.h"
+
+#if CCL_HAVE_CUDA
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "ccl/cuda_analyzer.hpp"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC(gst_cuda_ccl_debug);
+#define GST_CAT_DEFAULT gst_cuda_ccl_debug
+
+enum {
+  PROP_0,
+  PROP_CONNECTIVITY,
+  PROP_THRESHOLD,
+  PROP_MIN_AREA,
+  PROP_MAX_AREA,
+  PROP_MAX_OBJECTS,
+  PROP_ALGORITHM,
+  PROP_ANALYSIS,
+  PROP_ORDER,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
+  PROP_ATTACH_ROI_META,
+  PROP_POST_MESSAGES,
+  PROP_ACTIVE_BACKEND,
+};
+
+#define DEFAULT_BACKEND GST_CUDA_CCL_BACKEND_AUTO
+#define DEFAULT_CUDA_DEVICE_ID -1
+#define DEFAULT_ATTACH_ROI_META TRUE
+#define DEFAULT_POST_MESSAGES FALSE
+
+struct _GstCudaCcl {
+  GstBaseTransform parent;
+
+  // Properties, guarded by the object lock; read once per frame.
+  ccl::Options options;
+  GstCudaCclBackend backend;
+  gint device_id;
+  gboolean attach_roi_meta;
+  gboolean post_messages;
+  gboolean gpu_only_logged;  // the "ignored on the CPU backend" note was logged for these values
+
+  // Streaming state, from start() to stop().
+  GstVideoInfo info;
+  GstCclEngine* engine;
+  const gchar* active_backend;  // static string, read under the object lock
+  ccl::Result* result;          // reused so frames do not reallocate the component list
+#if CCL_HAVE_CUDA
+  GstCudaContext* context;
+#endif
+};
+
+G_DEFINE_TYPE(GstCudaCcl, gst_cuda_ccl, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE(cudaccl, "cudaccl", GST_RANK_NONE, GST_TYPE_CUDA_CCL);
+
+static GstStaticPadTemplate sink_template =
+    GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_CUDA_CCL_CAPS));
+static GstStaticPadTemplate src_template =
+    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_CUDA_CCL_CAPS));
+
+static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  GstCudaCcl* self = GST_CUDA_CCL(object);
+  GST_OBJECT_LOCK(self);
+  switch (prop_id) {
+    case PROP_CONNECTIVITY: self->options.connectivity = g_value_get_enum(value); break;
+    case PROP_THRESHOLD: self->options.threshold = std::uint8_t(g_value_get_uint(value)); break;
+    case PROP_MIN_AREA: self->options.min_area = g_value_get_uint(value); break;
+    case PROP_MAX_AREA: self->options.max_area = g_value_get_uint(value); break;
+    case PROP_MAX_OBJECTS: self->options.max_objects = g_value_get_uint(value); break;
+    case PROP_ALGORITHM:
+      self->options.algorithm = ccl::Algorithm(g_value_get_enum(value));
+      self->gpu_only_logged = FALSE;
+      break;
+    case PROP_ANALYSIS:
+      self->options.analysis = ccl::Analysis(g_value_get_enum(value));
+      self->gpu_only_logged = FALSE;
+      break;
+    case PROP_ORDER: self->options.order = ccl::Order(g_value_get_enum(value)); break;
+    case PROP_BACKEND: self->backend = GstCudaCclBackend(g_value_get_enum(value)); break;
+    case PROP_CUDA_DEVICE_ID: self->device_id = g_value_get_int(value); break;
+    case PROP_ATTACH_ROI_META: self->attach_roi_meta = g_value_get_boolean(value); break;
+    case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  GstCudaCcl* self = GST_CUDA_CCL(object);
+  GST_OBJECT_LOCK(self);
+  switch (prop_id) {
+    case PROP_CONNECTIVITY: g_value_set_enum(value, self->options.connectivity); break;
+    case PROP_THRESHOLD: g_value_set_uint(value, self->options.threshold); break;
+    case PROP_MIN_AREA: g_value_set_uint(value, self->options.min_area); break;
+    case PROP_MAX_AREA: g_value_set_uint(value, self->options.max_area); break;
+    case PROP_MAX_OBJECTS: g_value_set_uint(value, self->options.max_objects); break;
+    case PROP_ALGORITHM: g_value_set_enum(value, int(self->options.algorithm)); break;
+    case PROP_ANALYSIS: g_value_set_enum(value, int(self->options.analysis)); break;
+    case PROP_ORDER: g_value_set_enum(value, int(self->options.order)); break;
+    case PROP_BACKEND: g_value_set_enum(value, self->backend); break;
+    case PROP_CUDA_DEVICE_ID: g_value_set_int(value, self->device_id); break;
+    case PROP_ATTACH_ROI_META: g_value_set_boolean(value, self->attach_roi_meta); break;
+    case PROP_POST_MESSAGES: g_value_set_boolean(value, self->post_messages); break;
+    case PROP_ACTIVE_BACKEND: g_value_set_string(value, self->active_backend); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_cuda_ccl_set_active_backend(GstCudaCcl* self, GstCclEngine* engine) {
+  GST_OBJECT_LOCK(self);
+  delete self->engine;
+  self->engine = engine;
+  self->active_backend = engine ? engine->name() : "none";
+  GST_OBJECT_UNLOCK(self);
+  g_object_notify(G_OBJECT(self), "active-backend");
+}
+
+#if CCL_HAVE_CUDA
+// True when the CUDA backend can run; otherwise `why` says why not, in words for the user.
+static gboolean gst_cuda_ccl_open_cuda(GstCudaCcl* self, gint device_id, std::string* why) {
+  if (!gst_cuda_load_library()) {
+    *why = "the CUDA driver library (libcuda) could not be loaded";
+    return FALSE;
+  }
+  if (!ccl::cuda_device_usable(why)) return FALSE;
+  if (!gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context)) {
+    *why = device_id < 0 ? std::string("no CUDA context could be created")
+                         : "no CUDA context could be created on device " + std::to_string(device_id);
+    return FALSE;
+  }
+  return TRUE;
+}
+#endif
+
+// The one place the backend is chosen.
+static gboolean gst_cuda_ccl_start(GstBaseTransform* trans) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  GST_OBJECT_LOCK(self);
+  const GstCudaCclBackend backend = self->backend;
+  const gint device_id = self->device_id;
+  GST_OBJECT_UNLOCK(self);
+
+  if (backend == GST_CUDA_CCL_BACKEND_CPU) {
+    GST_INFO_OBJECT(self, "using the CPU backend (backend=cpu)");
+    gst_cuda_ccl_set_active_backend(self, gst_ccl_engine_new_cpu().release());
+    return TRUE;
+  }
+
+  std::string why = "the plugin was built without CUDA support";
+#if CCL_HAVE_CUDA
+  if (gst_cuda_ccl_open_cuda(self, device_id, &why)) {
+    try {
+      gst_cuda_ccl_set_active_backend(self, gst_ccl_engine_new_cuda(self->context).release());
+      GST_INFO_OBJECT(self, "using the CUDA backend on %" GST_PTR_FORMAT, self->context);
+      return TRUE;
+    } catch (const ccl::Error& e) {
+      why = e.what();
+    }
+  }
+#endif
+  if (backend == GST_CUDA_CCL_BACKEND_CUDA) {
+    GST_ELEMENT_ERROR(self, RESOURCE, SETTINGS,
+                      ("backend=cuda was requested but no usable CUDA device was found: %s. "
+                       "Use backend=auto or backend=cpu to run on the CPU.",
+                       why.c_str()),
+                      ("cuda-device-id=%d", device_id));
+    return FALSE;
+  }
+  GST_INFO_OBJECT(self, "using the CPU backend (backend=auto): %s", why.c_str());
+  gst_cuda_ccl_set_active_backend(self, gst_ccl_engine_new_cpu().release());
+  return TRUE;
+}
+
+static gboolean gst_cuda_ccl_stop(GstBaseTransform* trans) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  gst_cuda_ccl_set_active_backend(self, nullptr);
+#if CCL_HAVE_CUDA
+  gst_clear_object(&self->context);
+#endif
+  gst_video_info_init(&self->info);
+  return TRUE;
+}
+
+// Turns a core failure into an element error a user understands.
+static void gst_cuda_ccl_post_core_error(GstCudaCcl* self, const ccl::Error& e) {
+  const int w = GST_VIDEO_INFO_WIDTH(&self->info), h = GST_VIDEO_INFO_HEIGHT(&self->info);
+  switch (e.kind()) {
+    case ccl::Error::Kind::OutOfMemory:
+      GST_ELEMENT_ERROR(self, RESOURCE, NO_SPACE_LEFT, ("Out of device memory for a %dx%d frame.", w, h),
+                        ("%s", e.what()));
+      break;
+    case ccl::Error::Kind::NoDevice:
+      GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND, ("No usable CUDA device for a %dx%d frame.", w, h),
+                        ("%s", e.what()));
+      break;
+    case ccl::Error::Kind::DeviceFailure:
+      GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("The CUDA device failed while labeling a %dx%d frame.", w, h),
+                        ("%s", e.what()));
+      break;
+    case ccl::Error::Kind::InvalidArgument:
+      GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Cannot label a %dx%d frame: %s.", w, h, e.what()), (nullptr));
+      break;
+  }
+}
+
+static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps*) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  GstVideoInfo info;
+  if (!gst_video_info_from_caps(&info, incaps)) {
+    GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+  self->info = info;
+  try {
+    self->engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&info, 0));
+  } catch (const ccl::Error& e) {
+    gst_cuda_ccl_post_core_error(self, e);
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT(self, "labeling %dx%d %s frames", GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
+                   GST_VIDEO_INFO_NAME(&info));
+  return TRUE;
+}
+
+// Lets upstream hand us frames with any stride.
+static gboolean gst_cuda_ccl_propose_allocation(GstBaseTransform* trans, GstQuery* decide_query, GstQuery* query) {
+  if (!GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->propose_allocation(trans, decide_query, query))
+    return FALSE;
+  if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr))
+    gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
+  return TRUE;
+}
+
+static void gst_cuda_ccl_post_message(GstCudaCcl* self, GstBuffer* buffer, const ccl::Result& result) {
+  const GstSegment& segment = GST_BASE_TRANSFORM(self)->segment;
+  const GstClockTime pts = GST_BUFFER_PTS(buffer);
+  GstCclFrameTimes times;
+  times.timestamp = pts;
+  times.stream_time = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, pts);
+  times.running_time = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, pts);
+  times.duration = GST_BUFFER_DURATION(buffer);
+  gst_element_post_message(GST_ELEMENT(self),
+                           gst_message_new_element(GST_OBJECT(self), gst_ccl_result_to_structure(result, times)));
+}
+
+static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffer* buffer) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+
+  GST_OBJECT_LOCK(self);
+  const ccl::Options options = self->options;
+  const gboolean attach_roi_meta = self->attach_roi_meta;
+  const gboolean post_messages = self->post_messages;
+  const bool log_gpu_only = !self->gpu_only_logged && g_str_equal(self->active_backend, "cpu") &&
+                            (options.algorithm != ccl::Options().algorithm ||
+                             options.analysis != ccl::Options().analysis);
+  if (log_gpu_only) self->gpu_only_logged = TRUE;
+  GST_OBJECT_UNLOCK(self);
+
+  if (log_gpu_only)
+    GST_WARNING_OBJECT(self,
+                       "algorithm=%s analysis=%s only choose GPU kernels; the CPU backend always uses raster "
+                       "segments and computes the same result",
+                       ccl::to_string(options.algorithm), ccl::to_string(options.analysis));
+
+  ccl::Result& result = *self->result;
+  try {
+    if (!self->engine->run(buffer, self->info, options, result)) {
+      GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Could not read the frame."),
+                        ("failed to map plane 0 of %" GST_PTR_FORMAT, buffer));
+      return GST_FLOW_ERROR;
+    }
+  } catch (const ccl::Error& e) {
+    gst_cuda_ccl_post_core_error(self, e);
+    return GST_FLOW_ERROR;
+  } catch (const std::bad_alloc&) {
+    GST_ELEMENT_ERROR(self, RESOURCE, NO_SPACE_LEFT,
+                      ("Out of host memory for a %dx%d frame.", GST_VIDEO_INFO_WIDTH(&self->info),
+                       GST_VIDEO_INFO_HEIGHT(&self->info)),
+                      (nullptr));
+    return GST_FLOW_ERROR;
+  }
+
+  gst_ccl_result_add_meta(buffer, result);
+  if (attach_roi_meta) gst_ccl_result_add_roi_metas(buffer, result);
+  if (post_messages) gst_cuda_ccl_post_message(self, buffer, result);
+  GST_LOG_OBJECT(self, "%zu of %u components%s", result.components.size(), result.n_components_total,
+                 result.truncated ? " (truncated)" : "");
+  return GST_FLOW_OK;
+}
+
+#if CCL_HAVE_CUDA
+static void gst_cuda_ccl_set_context(GstElement* element, GstContext* context) {
+  GstCudaCcl* self = GST_CUDA_CCL(element);
+  GST_OBJECT_LOCK(self);
+  const gint device_id = self->device_id;
+  GST_OBJECT_UNLOCK(self);
+  gst_cuda_handle_set_context(element, context, device_id, &self->context);
+  GST_ELEMENT_CLASS(gst_cuda_ccl_parent_class)->set_context(element, context);
+}
+
+static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
+      gst_cuda_handle_context_query(GST_ELEMENT(self), query, self->context))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->query(trans, direction, query);
+}
+#endif
+
+static void gst_cuda_ccl_finalize(GObject* object) {
+  GstCudaCcl* self = GST_CUDA_CCL(object);
+  delete self->engine;
+  delete self->result;
+#if CCL_HAVE_CUDA
+  gst_clear_object(&self->context);
+#endif
+  G_OBJECT_CLASS(gst_cuda_ccl_parent_class)->finalize(object);
+}
+
+static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
+  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
+  GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
+  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+  const ccl::Options defaults;
+
+  gobject_class->set_property = gst_cuda_ccl_set_property;
+  gobject_class->get_property = gst_cuda_ccl_get_property;
+  gobject_class->finalize = gst_cuda_ccl_finalize;
+
+  g_object_class_install_property(
+      gobject_class, PROP_CONNECTIVITY,
+      g_param_spec_enum("connectivity", "Connectivity",
+                        "Pixels touching along an edge (4) or also at a corner (8) belong to one component",
+                        GST_TYPE_CUDA_CCL_CONNECTIVITY, defaults.connectivity, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_THRESHOLD,
+      g_param_spec_uint("threshold", "Threshold",
+                        "A plane-0 pixel is foreground when its value is greater than this (0..255)", 0, 255,
+                        defaults.threshold, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_MIN_AREA,
+      g_param_spec_uint("min-area", "Minimum area", "Report only components of at least this many pixels", 0,
+                        G_MAXUINT, defaults.min_area, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_MAX_AREA,
+      g_param_spec_uint("max-area", "Maximum area",
+                        "Report only components of at most this many pixels (4294967295 = no limit)", 0,
+                        G_MAXUINT, defaults.max_area, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_MAX_OBJECTS,
+      g_param_spec_uint("max-objects", "Maximum objects",
+                        "Report at most this many components per frame, the first ones in the chosen order, "
+                        "and mark the frame truncated when more passed the area filters (4294967295 = no limit)",
+                        0, G_MAXUINT, defaults.max_objects, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_ALGORITHM,
+      g_param_spec_enum("algorithm", "Algorithm",
+                        "GPU labeling kernels (CUDA backend only; the CPU backend always uses raster segments "
+                        "and every choice gives the same result)",
+                        GST_TYPE_CUDA_CCL_ALGORITHM, int(defaults.algorithm), flags));
+  g_object_class_install_property(
+      gobject_class, PROP_ANALYSIS,
+      g_param_spec_enum("analysis", "Analysis",
+                        "GPU feature analysis kernels for box, area and centroid (CUDA backend only; every "
+                        "choice gives the same result)",
+                        GST_TYPE_CUDA_CCL_ANALYSIS, int(defaults.analysis), flags));
+  g_object_class_install_property(
+      gobject_class, PROP_ORDER,
+      g_param_spec_enum("order", "Order", "Order and numbering of the components", GST_TYPE_CUDA_CCL_ORDER,
+                        int(defaults.order), flags));
+  g_object_class_install_property(
+      gobject_class, PROP_BACKEND,
+      g_param_spec_enum("backend", "Backend",
+                        "Where to label (takes effect when the element starts; see active-backend)",
+                        GST_TYPE_CUDA_CCL_BACKEND, DEFAULT_BACKEND,
+                        GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property(
+      gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int("cuda-device-id", "CUDA device id",
+                       "CUDA device to use when no CUDA context is shared by the pipeline (-1 = any)", -1,
+                       G_MAXINT, DEFAULT_CUDA_DEVICE_ID,
+                       GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property(
+      gobject_class, PROP_ATTACH_ROI_META,
+      g_param_spec_boolean("attach-roi-meta", "Attach ROI meta",
+                           "Also attach one GstVideoRegionOfInterestMeta of type connected-component per "
+                           "reported component",
+                           DEFAULT_ATTACH_ROI_META, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean("post-messages", "Post messages",
+                           "Post one element message \"ccl\" per frame listing the reported components",
+                           DEFAULT_POST_MESSAGES, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_ACTIVE_BACKEND,
+      g_param_spec_string("active-backend", "Active backend",
+                          "The backend in use: \"none\" until the element starts, then \"cpu\" or \"cuda\"",
+                          "none", GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+
+  gst_element_class_add_static_pad_template(element_class, &sink_template);
+  gst_element_class_add_static_pad_template(element_class, &src_template);
+  gst_element_class_set_static_metadata(
+      element_class, "Connected component labeling", "Filter/Analyzer/Video",
+      "Labels the connected components of the binarized plane 0 (luma or gray) of every frame on an NVIDIA "
+      "GPU, or on the CPU where none is usable, and attaches each component's bounding box, area and "
+      "centroid as GstCclMeta and GstVideoRegionOfInterestMeta. Pixels pass unchanged.\n"
+      "Example launch lines:\n"
+      "  gst-launch-1.0 videotestsrc pattern=ball ! video/x-raw,format=GRAY8 ! cudaccl post-messages=true ! "
+      "fakesink\n"
+      "  gst-launch-1.0 -m filesrc location=mask.mp4 ! decodebin ! cudaupload ! cudaccl threshold=127 "
+      "min-area=16 post-messages=true ! fakesink",
+      "gst-ccl developers");
+
+#if CCL_HAVE_CUDA
+  element_class->set_context = gst_cuda_ccl_set_context;
+  trans_class->query = gst_cuda_ccl_query;
+#endif
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->transform_ip_on_passthrough = FALSE;
+  trans_class->start = gst_cuda_ccl_start;
+  trans_class->stop = gst_cuda_ccl_stop;
+  trans_class->set_caps = gst_cuda_ccl_set_caps;
+  trans_class->propose_allocation = gst_cuda_ccl_propose_allocation;
+  trans_class->transform_ip = gst_cuda_ccl_transform_ip;
+
+  gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_CONNECTIVITY, GstPluginAPIFlags(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_ALGORITHM, GstPluginAPIFlags(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_ANALYSIS, GstPluginAPIFlags(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_ORDER, GstPluginAPIFlags(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_BACKEND, GstPluginAPIFlags(0));
+
+  GST_DEBUG_CATEGORY_INIT(gst_cuda_ccl_debug, "cudaccl", 0, "connected component labeling element");
+}
+
+static void gst_cuda_ccl_init(GstCudaCcl* self) {
+  self->options = ccl::Options();
+  self->backend = DEFAULT_BACKEND;
+  self->device_id = DEFAULT_CUDA_DEVICE_ID;
+  self->attach_roi_meta = DEFAULT_ATTACH_ROI_META;
+  self->post_messages = DEFAULT_POST_MESSAGES;
+  self->active_backend = "none";
+  self->result = new ccl::Result();
+  gst_video_info_init(&self->info);
+  // Metadata needs a writable buffer: in place, never passthrough.
+  gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
+  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), FALSE);
+}

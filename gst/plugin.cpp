@@ -1,0 +1,32 @@
+// Registers the cudaccl element and the GstCclMeta it attaches.
+#include <config.h>
+
+#include <gst/gst.h>
+
+#include "ccl/gstcclmeta.h"
+#include "gstcudaccl.h"
+
+#if CCL_HAVE_CUDA
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#endif
+
+GST_DEBUG_CATEGORY_STATIC(gst_ccl_plugin_debug);
+#define GST_CAT_DEFAULT gst_ccl_plugin_debug
+
+static gboolean plugin_init(GstPlugin* plugin) {
+  GST_DEBUG_CATEGORY_INIT(gst_ccl_plugin_debug, "cclplugin", 0, "gst-ccl plugin");
+#if CCL_HAVE_CUDA
+  // Without a driver the element still registers and runs on the CPU backend.
+  if (gst_cuda_load_library())
+    gst_cuda_memory_init_once();
+  else
+    GST_INFO("CUDA driver library not loaded; cudaccl will use the CPU backend");
+#endif
+  gst_ccl_meta_get_info();
+  return GST_ELEMENT_REGISTER(cudaccl, plugin);
+}
+
+GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, ccl,
+                  "Connected component labeling of video frames (CUDA and CPU)", plugin_init, PACKAGE_VERSION,
+                  GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)
