@@ -124,6 +124,22 @@ inline std::vector<frames::Frame> adversarial(int w, int h, int pad = 0) {
   return v;
 }
 
+// compare::diff prints centroids at default precision; a one-ulp difference needs all 17 digits.
+inline std::string centroid_digits(const ccl::Result& got, const ccl::Result& want) {
+  const std::size_t n = std::min(got.components.size(), want.components.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const ccl::Component &g = got.components[i], &w = want.components[i];
+    if (g.centroid_x != w.centroid_x || g.centroid_y != w.centroid_y) {
+      std::ostringstream s;
+      s.precision(17);
+      s << " [component " << i << " centroid got " << g.centroid_x << "," << g.centroid_y << " want "
+        << w.centroid_x << "," << w.centroid_y << "]";
+      return s.str();
+    }
+  }
+  return "";
+}
+
 // Runs the backend without and with a label map and compares both with the oracle. The label map
 // has a padded stride with a sentinel that must stay untouched. Returns "" when all is equal.
 inline std::string check(ccl::Analyzer& analyzer, const frames::Frame& f, const ccl::Options& o) {
@@ -139,7 +155,7 @@ inline std::string check(ccl::Analyzer& analyzer, const frames::Frame& f, const 
     if (d.empty() && (got.width != f.width || got.height != f.height || got.connectivity != o.connectivity))
       d = "result header " + std::to_string(got.width) + "x" + std::to_string(got.height) + " conn " +
           std::to_string(got.connectivity);
-    if (!d.empty()) return "without label map: " + d;
+    if (!d.empty()) return "without label map: " + d + centroid_digits(got, want.result);
 
     const std::ptrdiff_t ls = std::ptrdiff_t(f.width) + 3;
     std::vector<std::uint32_t> labels(std::size_t(ls) * f.height, kSentinel);
@@ -147,7 +163,7 @@ inline std::string check(ccl::Analyzer& analyzer, const frames::Frame& f, const 
     ccl::Result got2;
     analyzer.run(view(f), o, got2, &lv);
     d = compare::diff(got2, want.result, 0.0);
-    if (!d.empty()) return "with label map: " + d;
+    if (!d.empty()) return "with label map: " + d + centroid_digits(got2, want.result);
     for (int y = 0; y < f.height; ++y) {
       for (int x = 0; x < f.width; ++x) {
         const std::uint32_t g = labels[std::size_t(y) * ls + x], w = want.labels[std::size_t(y) * f.width + x];

@@ -136,6 +136,12 @@ TEST(CpuApi, InvalidInputThrowsInvalidArgument) {
   img = good; img.width = ccl::kMaxSide + 1; img.height = 1; img.stride = ccl::kMaxSide + 1;
   with(img, opts(8), "width above kMaxSide");  // checked before any pixel is read
 
+  // a label map that cannot hold the frame
+  ccl::LabelView no_data{nullptr, 16};
+  expect_invalid([&] { a->run(good, opts(8), r, &no_data); }, "label map without data");
+  ccl::LabelView narrow{labels.data(), 15};
+  expect_invalid([&] { a->run(good, opts(8), r, &narrow); }, "label map stride < width");
+
   // the analyzer still works after refusing input
   a->run(good, opts(8), r);
   EXPECT_EQ(r.n_components_total, 1u);

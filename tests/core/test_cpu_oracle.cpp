@@ -273,6 +273,40 @@ TEST(CpuVsOracle, LargerFrames) {
     t.check(*a, frames::random(1023, 769, 60, 4, 2, 5), opts(conn));
     t.check(*a, frames::random(777, 1025, 45, 16, 3), opts(conn));
     t.check(*a, frames::spiral(1001, 999), opts(conn));
+    t.check(*a, frames::checkerboard(1024, 1024), opts(conn));  // 4-conn: 524288 components
+    t.check(*a, frames::random(16384, 5, 50, 1, 4), opts(conn));  // the contract's largest side
+    t.check(*a, frames::random(5, 16384, 50, 1, 5), opts(conn));
+  }
+  t.check(*a, frames::random(4096, 4096, 50, 1, 6), opts(8));
+  t.check(*a, frames::random(4096, 4096, 60, 1, 7), opts(4));
+}
+
+// Random sizes, paddings, thresholds and every option at once; a wide net for what the
+// structured tests above do not combine.
+TEST(CpuVsOracle, RandomizedOptions) {
+  auto a = cpu();
+  Tally t("RandomizedOptions");
+  std::mt19937 rng(20261121);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int i = 0; i < 4000; ++i) {
+    const int w = pick(0, 3) ? pick(1, 80) : pick(1, 300), h = pick(0, 3) ? pick(1, 80) : pick(1, 300);
+    const int pad = pick(0, 2) ? 0 : pick(1, 9);
+    const bool gray = pick(0, 1);
+    // one draw per statement: argument evaluation order is unspecified, the case list must not be
+    const bool noise = pick(0, 5) == 0;
+    const int density = pick(0, 100);
+    const int g = pick(1, 6);
+    const std::uint32_t seed = rng(), pad_seed = rng();
+    frames::Frame f = noise ? corecheck::gray_noise(w, h, seed) : frames::random(w, h, density, g, seed, 0, gray);
+    if (pad) f = corecheck::repad(f, pad, pad_seed);
+    const int conn = pick(0, 1) ? 8 : 4;
+    const int thr = pick(0, 255);
+    ccl::Options o = opts(conn, gray || noise ? std::uint8_t(thr) : 0);
+    o.order = pick(0, 1) ? ccl::Order::Area : ccl::Order::Raster;
+    if (pick(0, 2) == 0) o.min_area = std::uint32_t(pick(0, 12));
+    if (pick(0, 2) == 0) o.max_area = std::uint32_t(pick(0, 40));
+    if (pick(0, 2) == 0) o.max_objects = std::uint32_t(pick(0, 20));
+    t.check(*a, f, o);
   }
 }
 
