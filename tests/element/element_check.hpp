@@ -1,0 +1,171 @@
+// Helpers of the element tests: a cudaccl harness, frames packed into GstBuffers of every
+// accepted layout, and readers that turn the element's metas back into ccl::Result for the oracle.
+#pragma once
+
+#include <gst/check/gstharness.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ccl/gstcclmeta.h"
+#include "ccl/types.hpp"
+#include "compare.hpp"
+#include "frames.hpp"
+#include "oracle.hpp"
+
+namespace elcheck {
+
+inline void init() {
+  static bool done = false;
+  if (!done) {
+    gst_init(nullptr, nullptr);
+    done = true;
+  }
+}
+
+// The launch-line properties that give `o` (defaults left out, so defaults are tested too).
+inline std::string props(const ccl::Options& o) {
+  std::ostringstream s;
+  if (o.connectivity != 8) s << " connectivity=" << o.connectivity;
+  if (o.threshold) s << " threshold=" << int(o.threshold);
+  if (o.min_area) s << " min-area=" << o.min_area;
+  if (o.max_area != ccl::kUnlimited) s << " max-area=" << o.max_area;
+  if (o.max_objects != ccl::kUnlimited) s << " max-objects=" << o.max_objects;
+  if (o.order == ccl::Order::Area) s << " order=area";
+  return s.str();
+}
+
+inline ccl::Options opts(int connectivity, int threshold = 0) {
+  ccl::Options o;
+  o.connectivity = connectivity;
+  o.threshold = std::uint8_t(threshold);
+  return o;
+}
+
+// A harness around "cudaccl backend=cpu <extra>" with a bus so element messages can be read.
+class Harness {
+ public:
+  explicit Harness(const std::string& extra = "") {
+    init();
+    const std::string launch = "cudaccl backend=cpu " + extra;
+    GError* error = nullptr;
+    GstElement* element = gst_parse_launch(launch.c_str(), &error);  // one element, not a bin
+    if (!element) ADD_FAILURE() << launch << ": " << (error ? error->message : "?");
+    g_clear_error(&error);
+    bus_ = gst_bus_new();
+    gst_element_set_bus(element, bus_);
+    h_ = gst_harness_new_with_element(element, "sink", "src");  // starts it
+    gst_object_unref(element);
+  }
+  ~Harness() {
+    gst_harness_teardown(h_);
+    gst_object_unref(bus_);
+  }
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  GstElement* element() const { return h_->element; }
+  GstHarness* get() const { return h_; }
+  GstBus* bus() const { return bus_; }
+
+  void set_caps(const std::string& caps) { gst_harness_set_src_caps_str(h_, caps.c_str()); }
+
+  // Pushes `in` and returns the buffer that came out (nullptr when the flow was not OK).
+  GstBuffer* process(GstBuffer* in, GstFlowReturn* flow = nullptr) {
+    GstFlowReturn r = gst_harness_push(h_, in);
+    if (flow) *flow = r;
+    return r == GST_FLOW_OK ? gst_harness_pull(h_) : nullptr;
+  }
+
+  // The next element message named "ccl", or nullptr.
+  GstMessage* pop_ccl_message() {
+    while (GstMessage* m = gst_bus_pop_filtered(bus_, GST_MESSAGE_ELEMENT)) {
+      if (gst_message_has_name(m, "ccl")) return m;
+      gst_message_unref(m);
+    }
+    return nullptr;
+  }
+
+ private:
+  GstHarness* h_ = nullptr;
+  GstBus* bus_ = nullptr;
+};
+
+inline std::string gray_caps(int w, int h) {
+  return "video/x-raw,format=GRAY8,width=" + std::to_string(w) + ",height=" + std::to_string(h) +
+         ",framerate=30/1";
+}
+
+inline std::string caps_for(const char* format, int w, int h) {
+  return "video/x-raw,format=" + std::string(format) + ",width=" + std::to_string(w) +
+         ",height=" + std::to_string(h) + ",framerate=30/1";
+}
+
+// Packs plane 0 of `f` into a buffer laid out as GstVideoInfo's default for `format`; bytes outside
+// the mask (row padding, chroma planes) are non-zero garbage so reading them changes the result.
+inline GstBuffer* pack_default(const frames::Frame& f, GstVideoFormat format) {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, format, guint(f.width), guint(f.height));
+  GstBuffer* buf = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+  GstMapInfo map;
+  gst_buffer_map(buf, &map, GST_MAP_WRITE);
+  std::memset(map.data, 0xC3, map.size);
+  for (int y = 0; y < f.height; ++y)
+    std::memcpy(map.data + info.offset[0] + std::size_t(y) * info.stride[0], &f.pixels[std::size_t(y) * f.stride],
+                std::size_t(f.width));
+  gst_buffer_unmap(buf, &map);
+  return buf;
+}
+
+// GRAY8 with an arbitrary row stride announced by a GstVideoMeta.
+inline GstBuffer* pack_with_video_meta(const frames::Frame& f, int stride) {
+  const std::size_t size = std::size_t(stride) * f.height;
+  GstBuffer* buf = gst_buffer_new_allocate(nullptr, size, nullptr);
+  GstMapInfo map;
+  gst_buffer_map(buf, &map, GST_MAP_WRITE);
+  std::memset(map.data, 0x5A, map.size);
+  for (int y = 0; y < f.height; ++y)
+    std::memcpy(map.data + std::size_t(y) * stride, &f.pixels[std::size_t(y) * f.stride], std::size_t(f.width));
+  gst_buffer_unmap(buf, &map);
+  gsize offset[GST_VIDEO_MAX_PLANES] = {0};
+  gint strides[GST_VIDEO_MAX_PLANES] = {stride};
+  gst_buffer_add_video_meta_full(buf, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8, guint(f.width),
+                                 guint(f.height), 1, offset, strides);
+  return buf;
+}
+
+// The GstCclMeta read back as a ccl::Result, so compare::diff can check it against the oracle.
+inline ccl::Result from_meta(const GstCclMeta& m) {
+  ccl::Result r;
+  r.width = int(m.width);
+  r.height = int(m.height);
+  r.connectivity = int(m.connectivity);
+  r.n_components_total = m.n_components_total;
+  r.truncated = m.truncated;
+  for (guint i = 0; i < m.n_components; ++i) {
+    const GstCclComponent& c = m.components[i];
+    r.components.push_back({c.label, c.area, c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y});
+  }
+  return r;
+}
+
+// Empty when the buffer's meta describes `f` as the oracle does under `o`.
+inline std::string check_meta(GstBuffer* out, const frames::Frame& f, const ccl::Options& o) {
+  if (!out) return "no buffer came out";
+  const GstCclMeta* m = gst_buffer_get_ccl_meta(out);
+  if (!m) return "no GstCclMeta on the buffer";
+  std::ostringstream s;
+  if (int(m->width) != f.width || int(m->height) != f.height)
+    s << "meta size " << m->width << "x" << m->height << " != " << f.width << "x" << f.height << "; ";
+  if (int(m->connectivity) != o.connectivity) s << "connectivity " << m->connectivity << "; ";
+  s << compare::diff(from_meta(*m), oracle::flood_fill(f, o).result);
+  return s.str();
+}
+
+}  // namespace elcheck

@@ -1,0 +1,196 @@
+// cudaccl backend=cpu: the GstCclMeta of every frame equals the flood-fill oracle, for every
+// accepted layout (GRAY8 padded strides, GstVideoMeta strides, YUV plane 0) and every filter.
+#include "element_check.hpp"
+
+namespace {
+
+using elcheck::Harness;
+using elcheck::opts;
+
+// Runs each frame through one element configured for `o` and checks its meta and its pixels.
+void expect_oracle(const std::vector<frames::Frame>& fs, const ccl::Options& o) {
+  Harness h(elcheck::props(o));
+  for (const frames::Frame& f : fs) {
+    h.set_caps(elcheck::gray_caps(f.width, f.height));
+    GstBuffer* in = elcheck::pack_default(f, GST_VIDEO_FORMAT_GRAY8);
+    GstBuffer* copy = gst_buffer_copy_deep(in);
+    GstBuffer* out = h.process(in);
+    EXPECT_EQ(elcheck::check_meta(out, f, o), "") << f.name << " " << elcheck::props(o);
+    if (out) {
+      GstMapInfo a, b;
+      gst_buffer_map(out, &a, GST_MAP_READ);
+      gst_buffer_map(copy, &b, GST_MAP_READ);
+      EXPECT_TRUE(a.size == b.size && std::memcmp(a.data, b.data, a.size) == 0) << "pixels changed: " << f.name;
+      gst_buffer_unmap(out, &a);
+      gst_buffer_unmap(copy, &b);
+      gst_buffer_unref(out);
+    }
+    gst_buffer_unref(copy);
+  }
+}
+
+std::vector<frames::Frame> random_frames() {
+  std::vector<frames::Frame> v;
+  std::uint32_t seed = 1;
+  for (int d : {0, 10, 30, 50, 70, 90, 100})
+    for (int g : {1, 4})
+      for (auto [w, h] : {std::pair{64, 48}, std::pair{33, 17}, std::pair{1, 9}, std::pair{9, 1}})
+        v.push_back(frames::random(w, h, d, g, seed++));
+  return v;
+}
+
+TEST(ElementOracle, Random8) { expect_oracle(random_frames(), opts(8)); }
+TEST(ElementOracle, Random4) { expect_oracle(random_frames(), opts(4)); }
+
+TEST(ElementOracle, Adversarial) {
+  for (int c : {4, 8}) {
+    expect_oracle(frames::adversarial(40, 30), opts(c));
+    expect_oracle(frames::adversarial(7, 5), opts(c));
+  }
+}
+
+TEST(ElementOracle, Threshold) {
+  std::vector<frames::Frame> v;
+  for (int d : {30, 60, 90}) v.push_back(frames::random(50, 37, d, 1, 100 + d, 0, true));
+  for (int t : {1, 100, 200, 254, 255}) {
+    expect_oracle(v, opts(8, t));
+    expect_oracle(v, opts(4, t));
+  }
+}
+
+TEST(ElementOracle, AreaFilters) {
+  std::vector<frames::Frame> v = {frames::random(64, 64, 40, 1, 7), frames::random(64, 64, 50, 4, 8)};
+  ccl::Options o = opts(8);
+  o.min_area = 3;
+  expect_oracle(v, o);
+  o.max_area = 20;
+  expect_oracle(v, o);
+  o.min_area = 0;
+  o.max_area = 1;
+  expect_oracle(v, o);
+}
+
+TEST(ElementOracle, MaxObjectsTruncates) {
+  const frames::Frame f = frames::random(64, 64, 30, 1, 9);
+  for (std::uint32_t n : {0u, 1u, 5u, 100000u}) {
+    ccl::Options o = opts(4);
+    o.max_objects = n;
+    o.min_area = 2;
+    expect_oracle({f}, o);
+  }
+  // Independent of the oracle: 10 isolated pixels, keep 3.
+  frames::Frame dots = frames::blank("dots", 40, 3);
+  for (int i = 0; i < 10; ++i) dots.at(4 * i, 1) = 255;
+  Harness h(" max-objects=3");
+  h.set_caps(elcheck::gray_caps(40, 3));
+  GstBuffer* out = h.process(elcheck::pack_default(dots, GST_VIDEO_FORMAT_GRAY8));
+  ASSERT_NE(out, nullptr);
+  const GstCclMeta* m = gst_buffer_get_ccl_meta(out);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->n_components_total, 10u);
+  EXPECT_EQ(m->n_components, 3u);
+  EXPECT_TRUE(m->truncated);
+  for (guint i = 0; i < 3; ++i) {
+    EXPECT_EQ(m->components[i].label, i + 1);
+    EXPECT_EQ(m->components[i].x, int(4 * i));
+    EXPECT_EQ(m->components[i].y, 1);
+    EXPECT_EQ(m->components[i].area, 1u);
+    EXPECT_EQ(m->components[i].centroid_x, 4.0 * i);
+  }
+  gst_buffer_unref(out);
+}
+
+TEST(ElementOracle, OrderArea) {
+  ccl::Options o = opts(8);
+  o.order = ccl::Order::Area;
+  expect_oracle(random_frames(), o);
+  o.max_objects = 3;
+  o.min_area = 2;
+  expect_oracle({frames::random(64, 64, 40, 4, 3)}, o);
+}
+
+// Rows padded to a multiple of 4 with garbage (GstVideoInfo's default GRAY8 layout).
+TEST(ElementLayout, Gray8OddWidthsDefaultStride) {
+  std::vector<frames::Frame> v;
+  for (int w : {1, 2, 3, 5, 6, 7, 13, 31, 61, 63}) {
+    v.push_back(frames::random(w, 11, 50, 1, std::uint32_t(w)));
+    v.push_back(frames::full(w, 3));
+    v.push_back(frames::checkerboard(w, 5));
+  }
+  expect_oracle(v, opts(8));
+  expect_oracle(v, opts(4));
+}
+
+// Any stride announced by a GstVideoMeta.
+TEST(ElementLayout, Gray8VideoMetaStride) {
+  Harness h;
+  for (auto [w, stride] : {std::pair{13, 29}, std::pair{64, 100}, std::pair{7, 7}, std::pair{30, 64}}) {
+    const frames::Frame f = frames::random(w, 19, 50, 1, std::uint32_t(stride));
+    h.set_caps(elcheck::gray_caps(w, 19));
+    GstBuffer* out = h.process(elcheck::pack_with_video_meta(f, stride));
+    EXPECT_EQ(elcheck::check_meta(out, f, opts(8)), "") << "width " << w << " stride " << stride;
+    if (out) gst_buffer_unref(out);
+  }
+}
+
+// Plane 0 is the mask; chroma is garbage and must not matter.
+TEST(ElementLayout, YuvPlane0Only) {
+  const std::pair<const char*, GstVideoFormat> formats[] = {
+      {"I420", GST_VIDEO_FORMAT_I420}, {"NV12", GST_VIDEO_FORMAT_NV12}, {"NV21", GST_VIDEO_FORMAT_NV21},
+      {"YV12", GST_VIDEO_FORMAT_YV12}, {"Y42B", GST_VIDEO_FORMAT_Y42B}, {"Y444", GST_VIDEO_FORMAT_Y444}};
+  for (const auto& [name, format] : formats) {
+    Harness h(" connectivity=4");
+    for (auto [w, hh] : {std::pair{64, 48}, std::pair{30, 22}, std::pair{17, 9}}) {
+      const frames::Frame f = frames::random(w, hh, 45, 1, std::uint32_t(w * hh));
+      h.set_caps(elcheck::caps_for(name, w, hh));
+      GstBuffer* out = h.process(elcheck::pack_default(f, format));
+      EXPECT_EQ(elcheck::check_meta(out, f, opts(4)), "") << name << " " << w << "x" << hh;
+      if (out) gst_buffer_unref(out);
+    }
+  }
+}
+
+// New caps between frames: the next frame is labeled at the new size.
+TEST(ElementLayout, CapsChangeBetweenFrames) {
+  Harness h;
+  const frames::Frame a = frames::random(64, 48, 50, 1, 1), b = frames::random(17, 9, 50, 1, 2),
+                      c = frames::stairs(100, 70);
+  for (const frames::Frame* f : {&a, &b, &c, &a}) {
+    h.set_caps(elcheck::gray_caps(f->width, f->height));
+    GstBuffer* out = h.process(elcheck::pack_default(*f, GST_VIDEO_FORMAT_GRAY8));
+    EXPECT_EQ(elcheck::check_meta(out, *f, opts(8)), "") << f->name;
+    if (out) gst_buffer_unref(out);
+  }
+}
+
+// Properties set while playing apply to the next frame.
+TEST(ElementLayout, PropertyChangeWhilePlaying) {
+  Harness h;
+  const frames::Frame f = frames::checkerboard(20, 10);
+  h.set_caps(elcheck::gray_caps(20, 10));
+  GstBuffer* out = h.process(elcheck::pack_default(f, GST_VIDEO_FORMAT_GRAY8));
+  EXPECT_EQ(elcheck::check_meta(out, f, opts(8)), "");
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(gst_buffer_get_ccl_meta(out)->n_components, 1u);
+  gst_buffer_unref(out);
+  gst_util_set_object_arg(G_OBJECT(h.element()), "connectivity", "4");
+  out = h.process(elcheck::pack_default(f, GST_VIDEO_FORMAT_GRAY8));
+  EXPECT_EQ(elcheck::check_meta(out, f, opts(4)), "");
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(gst_buffer_get_ccl_meta(out)->n_components, 100u);
+  gst_buffer_unref(out);
+}
+
+// GPU-only choices are accepted on the CPU backend and change nothing.
+TEST(ElementLayout, GpuOnlyValuesOnCpu) {
+  const frames::Frame f = frames::random(64, 48, 50, 1, 77);
+  for (const char* extra : {" algorithm=8dls analysis=naive", " algorithm=column-runs analysis=flsl-otf"}) {
+    Harness h(extra);
+    h.set_caps(elcheck::gray_caps(64, 48));
+    GstBuffer* out = h.process(elcheck::pack_default(f, GST_VIDEO_FORMAT_GRAY8));
+    EXPECT_EQ(elcheck::check_meta(out, f, opts(8)), "") << extra;
+    if (out) gst_buffer_unref(out);
+  }
+}
+
+}  // namespace
