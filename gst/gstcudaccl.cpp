@@ -263,6 +263,9 @@ static void gst_cuda_ccl_post_message(GstCudaCcl* self, GstBuffer* buffer, const
 static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffer* buffer) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
 
+  // A gap without data has no frame to label.
+  if (GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0) return GST_FLOW_OK;
+
   GST_OBJECT_LOCK(self);
   const ccl::Options options = self->options;
   const gboolean attach_roi_meta = self->attach_roi_meta;
