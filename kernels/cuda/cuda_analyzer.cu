@@ -1,1 +1,68 @@
-// placeholder
+// The public CUDA backend: ccl::CudaAnalyzer is the FramePipeline on the caller's stream.
+#include "ccl/cuda_analyzer.hpp"
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "cuda_check.hpp"
+#include "label_optimized_uf.cuh"
+#include "pipeline.cuh"
+
+namespace ccl {
+
+bool cuda_device_usable(std::string* why) {
+  auto no = [&](const std::string& reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();
+    return no(std::string("no usable CUDA driver or device: ") + cudaGetErrorString(status));
+  }
+  if (count == 0) return no("no CUDA device found");
+  int device = 0, major = 0, minor = 0;
+  if ((status = cudaGetDevice(&device)) != cudaSuccess ||
+      (status = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess ||
+      (status = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device)) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return no(std::string("cannot query the CUDA device: ") + cudaGetErrorString(status));
+  }
+  if (major < 7)  // __match_any_sync needs Volta or newer
+    return no("CUDA device " + std::to_string(device) + " has compute capability " + std::to_string(major) + "." +
+              std::to_string(minor) + "; 7.0 or newer is needed");
+  if ((status = cuda::probe_kernel_image()) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return no("the CUDA kernels cannot run on device " + std::to_string(device) + " (compute capability " +
+              std::to_string(major) + "." + std::to_string(minor) + "): " + cudaGetErrorString(status));
+  }
+  if (why) why->clear();
+  return true;
+}
+
+struct CudaAnalyzer::Impl : cuda::FramePipeline {
+  using FramePipeline::FramePipeline;
+};
+
+CudaAnalyzer::CudaAnalyzer(CUstream_st* stream) {
+  std::string why;
+  if (!cuda_device_usable(&why)) throw Error(Error::Kind::NoDevice, why);
+  impl_ = std::make_unique<Impl>(stream);
+}
+
+CudaAnalyzer::~CudaAnalyzer() = default;
+
+void CudaAnalyzer::reserve(int width, int height) { impl_->reserve(width, height); }
+void CudaAnalyzer::release() { impl_->release(); }
+
+void CudaAnalyzer::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels) {
+  impl_->run(image, options, result, labels, nullptr);
+}
+
+void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result) {
+  impl_->run_host(image, options, result);
+}
+
+}  // namespace ccl

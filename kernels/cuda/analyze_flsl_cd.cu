@@ -1,0 +1,146 @@
+#include "analyze_flsl_cd.cuh"
+
+#include <cub/device/device_scan.cuh>
+
+#include "cuda_check.hpp"
+#include "row_runs.cuh"
+#include "stage_timer.cuh"
+#include "union_find.cuh"
+
+namespace ccl::cuda {
+namespace {
+
+constexpr int kRowWarps = 8;  // rows per block in the run kernels, one warp each
+constexpr int kInitBlocks = 1024, kInitThreads = 256;
+
+// The link step, once per run instead of once per pixel: the run's start pixel is pointed at its
+// root, and a run that starts at its root (the component's first pixel) gets its rank among the
+// roots of the row.
+__global__ void __launch_bounds__(32 * kRowWarps)
+    RunRootsKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank, std::uint32_t* row_roots) {
+  __shared__ RunRing rings[kRowWarps];
+  const int warp = threadIdx.x / 32, lane = lane_id();
+  const int y = blockIdx.x * kRowWarps + warp;
+  if (blockIdx.x == 0 && threadIdx.x == 0) row_roots[mask.height] = 0;  // so the scan's last entry is the total
+  if (y >= mask.height) return;
+  const unsigned below = lanes_below(lane);
+  std::uint32_t n_roots = 0;
+  for_each_run_batch(mask, y, rings[warp], [&](bool valid, std::uint32_t start, std::uint32_t) {
+    const std::uint32_t p = mask.index(int(start), y);
+    bool is_root = false;
+    if (valid) {
+      const std::uint32_t parent = labels[p];
+      const std::uint32_t root = parent == p ? p : find_root(labels, parent);
+      if (root != parent) labels[p] = root;
+      is_root = root == p;
+    }
+    const unsigned roots = __ballot_sync(kFullWarp, is_root);
+    if (is_root) root_rank[p] = n_roots + __popc(roots & below);
+    n_roots += __popc(roots);
+  });
+  if (lane == 0) row_roots[y] = n_roots;
+}
+
+__global__ void __launch_bounds__(kInitThreads) InitStatsKernel(const std::uint32_t* n_components, ComponentStats stats) {
+  const std::uint32_t n = *n_components;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    stats.area[i] = 0;
+    stats.left[i] = 0xffffffffu;
+    stats.right[i] = 0;
+    stats.bottom[i] = 0;
+    stats.sum_x[i] = 0;
+    stats.sum_y[i] = 0;
+  }
+}
+
+struct RunFeatures {
+  std::uint32_t area, left, right, bottom;
+  unsigned long long sum_x, sum_y;
+};
+
+// Conflict detection (Lemaitre's Algorithm 3): lanes holding the same component find each other
+// with __match_any_sync and fold their features into the lowest such lane by a masked shuffle
+// reduction, so only that lane touches memory.
+__device__ void merge_features_cd(unsigned active, std::uint32_t id, RunFeatures f, const ComponentStats& stats) {
+  const int lane = lane_id();
+  unsigned peers = __match_any_sync(active, id);
+  unsigned rank = __popc(peers & lanes_below(lane));
+  const bool leader = rank == 0;
+  peers &= lanes_above(lane);
+  while (__any_sync(active, peers)) {
+    const int next = __ffs(peers);  // 1 + the next peer still holding unmerged features
+    const int src = next ? next - 1 : lane;
+    const std::uint32_t area = __shfl_sync(active, f.area, src), left = __shfl_sync(active, f.left, src);
+    const std::uint32_t right = __shfl_sync(active, f.right, src), bottom = __shfl_sync(active, f.bottom, src);
+    const unsigned long long sx = __shfl_sync(active, f.sum_x, src), sy = __shfl_sync(active, f.sum_y, src);
+    if (next) {
+      f.area += area;
+      f.left = min(f.left, left);
+      f.right = max(f.right, right);
+      f.bottom = max(f.bottom, bottom);
+      f.sum_x += sx;
+      f.sum_y += sy;
+    }
+    peers &= __ballot_sync(active, (rank & 1u) == 0);  // odd ranks were just absorbed
+    rank >>= 1;
+  }
+  if (!leader) return;
+  atomicAdd(stats.area + id, f.area);
+  atomicMin(stats.left + id, f.left);
+  atomicMax(stats.right + id, f.right);
+  atomicMax(stats.bottom + id, f.bottom);
+  atomicAdd(stats.sum_x + id, f.sum_x);
+  atomicAdd(stats.sum_y + id, f.sum_y);
+}
+
+__global__ void __launch_bounds__(32 * kRowWarps)
+    RunFeaturesKernel(DeviceMask mask, const std::uint32_t* labels, const std::uint32_t* root_rank,
+                      const std::uint32_t* row_offset, ComponentStats stats) {
+  __shared__ RunRing rings[kRowWarps];
+  const int warp = threadIdx.x / 32;
+  const int y = blockIdx.x * kRowWarps + warp;
+  if (y >= mask.height) return;
+  for_each_run_batch(mask, y, rings[warp], [&](bool valid, std::uint32_t start, std::uint32_t end) {
+    const unsigned active = __ballot_sync(kFullWarp, valid);
+    if (!valid) return;
+    const std::uint32_t p = mask.index(int(start), y);
+    const std::uint32_t root = labels[p];  // RunRootsKernel linked every run start to its root
+    const std::uint32_t id = row_offset[root / std::uint32_t(mask.width)] + root_rank[root];
+    if (root == p) stats.top[id] = std::uint32_t(y);  // only the root's run knows the first row
+    const std::uint32_t length = end - start;
+    const RunFeatures f{length, start, end - 1, std::uint32_t(y),
+                        (unsigned long long)(start + end - 1) * length / 2,
+                        (unsigned long long)y * length};
+    merge_features_cd(active, id, f, stats);
+  });
+}
+
+}  // namespace
+
+std::size_t analyze_temp_bytes(int height) {
+  std::size_t bytes = 0;
+  check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<std::uint32_t*>(nullptr),
+                                      static_cast<std::uint32_t*>(nullptr), height + 1),
+        "cub::DeviceScan::ExclusiveSum (size query)");
+  return bytes;
+}
+
+void analyze_flsl_cd(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
+  const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
+  RunRootsKernel<<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_roots);
+  check_launch("RunRootsKernel");
+  mark(timer, "RunRootsKernel", stream);
+
+  std::size_t bytes = s.cub_temp_bytes;
+  check(cub::DeviceScan::ExclusiveSum(s.cub_temp, bytes, s.row_roots, s.row_offset, mask.height + 1, stream),
+        "cub::DeviceScan::ExclusiveSum (roots per row)");
+  InitStatsKernel<<<kInitBlocks, kInitThreads, 0, stream>>>(s.row_offset + mask.height, s.stats);
+  check_launch("InitStatsKernel");
+  mark(timer, "RankRoots+InitStats", stream);
+
+  RunFeaturesKernel<<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
+  check_launch("RunFeaturesKernel");
+  mark(timer, "RunFeaturesKernel", stream);
+}
+
+}  // namespace ccl::cuda

@@ -1,0 +1,167 @@
+#include "compact.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "cuda_check.hpp"
+#include "stage_timer.cuh"
+#include "union_find.cuh"
+
+namespace ccl::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kCountBlocks = 512;
+
+bool filters_area(const Options& o) { return o.min_area > 0 || o.max_area != kUnlimited; }
+
+unsigned blocks_for(std::size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
+
+__global__ void __launch_bounds__(kThreads) CountInRangeKernel(const std::uint32_t* n_components, const std::uint32_t* area,
+                                                              std::uint32_t min_area, std::uint32_t max_area,
+                                                              FrameCounts* counts) {
+  const std::uint32_t n = *n_components;
+  std::uint32_t in_range = 0;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    in_range += area[i] >= min_area && area[i] <= max_area;
+  for (int offset = 16; offset > 0; offset /= 2) in_range += __shfl_down_sync(kFullWarp, in_range, offset);
+  if (lane_id() == 0 && in_range) atomicAdd(&counts->n_in_range, in_range);
+  if (blockIdx.x == 0 && threadIdx.x == 0) counts->n_components = n;
+}
+
+__global__ void __launch_bounds__(kThreads) IotaKernel(std::uint32_t n, std::uint32_t* out) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = i;
+}
+
+// final_label[component] = 1 + its position in the area order (for the label map).
+__global__ void __launch_bounds__(kThreads) InvertOrderKernel(std::uint32_t n, const std::uint32_t* order,
+                                                             std::uint32_t* final_label) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) final_label[order[i]] = i + 1;
+}
+
+// Area filter on positions of the chosen order (`order` null = raster order).
+struct InRange {
+  const std::uint32_t* area;
+  const std::uint32_t* order;
+  std::uint32_t min_area, max_area;
+  __device__ bool operator()(std::uint32_t rank) const {
+    const std::uint32_t a = area[order ? order[rank] : rank];
+    return a >= min_area && a <= max_area;
+  }
+};
+
+// The j-th kept component: `kept` (null = no filter) gives its position in the chosen order,
+// `order` (null = raster) the component at that position; its label is the position + 1.
+__global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t n_out, const std::uint32_t* kept,
+                                                        const std::uint32_t* order, ComponentStats stats, Component* out) {
+  const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n_out) return;
+  const std::uint32_t rank = kept ? kept[j] : j;
+  const std::uint32_t id = order ? order[rank] : rank;
+  Component c;
+  c.label = rank + 1;
+  c.area = stats.area[id];
+  c.x = std::int32_t(stats.left[id]);
+  c.y = std::int32_t(stats.top[id]);
+  c.width = std::int32_t(stats.right[id] - stats.left[id] + 1);
+  c.height = std::int32_t(stats.bottom[id] - stats.top[id] + 1);
+  c.centroid_x = double(stats.sum_x[id]) / double(c.area);
+  c.centroid_y = double(stats.sum_y[id]) / double(c.area);
+  out[j] = c;
+}
+
+// Label map: 0 for background, else the component's label in the chosen order.
+__global__ void LabelMapKernel(DeviceMask mask, const std::uint32_t* labels, const std::uint32_t* root_rank,
+                               const std::uint32_t* row_offset, const std::uint32_t* final_label, LabelView out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= mask.width || y >= mask.height) return;
+  std::uint32_t label = 0;
+  if (mask.foreground(x, y)) {
+    const std::uint32_t root = find_root(labels, labels[mask.index(x, y)]);
+    const std::uint32_t id = row_offset[root / std::uint32_t(mask.width)] + root_rank[root];
+    label = final_label ? final_label[id] : id + 1;
+  }
+  out.data[std::ptrdiff_t(y) * out.stride + x] = label;
+}
+
+int key_bits(std::size_t max_area) {
+  int bits = 1;
+  while (bits < 32 && (std::size_t(1) << bits) <= max_area) ++bits;
+  return bits;
+}
+
+}  // namespace
+
+std::size_t compact_temp_bytes(std::size_t max_components) {
+  const auto n = std::uint32_t(max_components);
+  std::size_t sort_bytes = 0, select_bytes = 0;
+  check(cub::DeviceRadixSort::SortPairsDescending(nullptr, sort_bytes, static_cast<const std::uint32_t*>(nullptr),
+                                                  static_cast<std::uint32_t*>(nullptr),
+                                                  static_cast<const std::uint32_t*>(nullptr),
+                                                  static_cast<std::uint32_t*>(nullptr), n),
+        "cub::DeviceRadixSort::SortPairsDescending (size query)");
+  check(cub::DeviceSelect::If(nullptr, select_bytes, thrust::counting_iterator<std::uint32_t>(0),
+                              static_cast<std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr), n,
+                              InRange{}),
+        "cub::DeviceSelect::If (size query)");
+  return std::max(sort_bytes, select_bytes);
+}
+
+void count_components(Scratch& s, int height, const Options& options, cudaStream_t stream, StageTimer* timer) {
+  check(cudaMemsetAsync(s.counts, 0, sizeof(FrameCounts), stream), "cudaMemsetAsync (component counts)");
+  const std::uint32_t min_area = filters_area(options) ? options.min_area : 0;
+  const std::uint32_t max_area = filters_area(options) ? options.max_area : kUnlimited;
+  CountInRangeKernel<<<kCountBlocks, kThreads, 0, stream>>>(s.row_offset + height, s.stats.area, min_area, max_area,
+                                                           s.counts);
+  check_launch("CountInRangeKernel");
+  mark(timer, "CountInRangeKernel", stream);
+}
+
+void compact(const DeviceMask& mask, Scratch& s, const Options& options, const FrameCounts& counts,
+             std::uint32_t n_out, const LabelView* labels, cudaStream_t stream, StageTimer* timer) {
+  const std::uint32_t n = counts.n_components;
+  const bool by_area = options.order == Order::Area && n > 1;
+  if (by_area) {
+    IotaKernel<<<blocks_for(n), kThreads, 0, stream>>>(n, s.ranks);
+    check_launch("IotaKernel");
+    std::size_t bytes = s.cub_temp_bytes;
+    check(cub::DeviceRadixSort::SortPairsDescending(s.cub_temp, bytes, s.stats.area, s.sort_keys, s.ranks, s.order, n, 0,
+                                                    key_bits(std::size_t(mask.width) * mask.height), stream),
+          "cub::DeviceRadixSort::SortPairsDescending (areas)");
+    mark(timer, "SortByArea", stream);
+  }
+  const std::uint32_t* order = by_area ? s.order : nullptr;
+
+  const std::uint32_t* kept = nullptr;
+  if (n_out > 0 && filters_area(options)) {
+    std::size_t bytes = s.cub_temp_bytes;
+    check(cub::DeviceSelect::If(s.cub_temp, bytes, thrust::counting_iterator<std::uint32_t>(0), s.ranks, s.n_selected, n,
+                                InRange{s.stats.area, order, options.min_area, options.max_area}, stream),
+          "cub::DeviceSelect::If (area filter)");
+    kept = s.ranks;
+    mark(timer, "SelectInRange", stream);
+  }
+  if (n_out > 0) {
+    GatherKernel<<<blocks_for(n_out), kThreads, 0, stream>>>(n_out, kept, order, s.stats, s.out);
+    check_launch("GatherKernel");
+    mark(timer, "GatherKernel", stream);
+  }
+
+  if (labels) {
+    std::uint32_t* final_label = nullptr;
+    if (by_area) {
+      final_label = s.sort_keys;  // the sorted areas are no longer needed
+      InvertOrderKernel<<<blocks_for(n), kThreads, 0, stream>>>(n, s.order, final_label);
+      check_launch("InvertOrderKernel");
+    }
+    const dim3 block(32, 8), grid((mask.width + 31) / 32, (mask.height + 7) / 8);
+    LabelMapKernel<<<grid, block, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, final_label, *labels);
+    check_launch("LabelMapKernel");
+    mark(timer, "LabelMapKernel", stream);
+  }
+}
+
+}  // namespace ccl::cuda

@@ -1,0 +1,30 @@
+// Compaction in the contract's order: components ranked by their first pixel (raster order), or
+// sorted by area (stable, so ties stay in raster order), numbered before filtering, then the
+// area filter and max_objects, gathered into a dense list for one copy to the host.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ccl/types.hpp"
+#include "device_mask.cuh"
+#include "scratch.cuh"
+
+namespace ccl::cuda {
+
+class StageTimer;
+
+// Device only: fills scratch.counts (components, and how many pass min_area/max_area).
+void count_components(Scratch& scratch, int height, const Options& options, cudaStream_t stream, StageTimer* timer);
+
+// Once the host knows `counts`: writes the first `n_out` kept components to scratch.out, and the
+// label map when `labels` is given.
+void compact(const DeviceMask& mask, Scratch& scratch, const Options& options, const FrameCounts& counts,
+             std::uint32_t n_out, const LabelView* labels, cudaStream_t stream, StageTimer* timer);
+
+// CUB temporary storage the compaction needs for up to `max_components` components.
+std::size_t compact_temp_bytes(std::size_t max_components);
+
+}  // namespace ccl::cuda

@@ -1,0 +1,145 @@
+#include "pipeline.cuh"
+
+#include <algorithm>
+#include <string>
+
+#include "analyze_flsl_cd.cuh"
+#include "compact.cuh"
+#include "cuda_check.hpp"
+#include "label_optimized_uf.cuh"
+#include "stage_timer.cuh"
+
+namespace ccl::cuda {
+namespace {
+
+std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
+
+void require_implemented(const Options& options) {
+  if (options.algorithm != Algorithm::OptimizedUF)
+    throw Error(Error::Kind::InvalidArgument, std::string("algorithm ") + to_string(options.algorithm) +
+                                                  " is not implemented yet on the CUDA backend (only optimized-uf)");
+  if (options.analysis != Analysis::FlslCd)
+    throw Error(Error::Kind::InvalidArgument, std::string("analysis ") + to_string(options.analysis) +
+                                                  " is not implemented yet on the CUDA backend (only flsl-cd)");
+}
+
+template <class T>
+T* pinned(std::size_t count, const char* what) {
+  void* p = nullptr;
+  const cudaError_t status = cudaMallocHost(&p, count * sizeof(T));
+  if (status == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    throw Error(Error::Kind::OutOfMemory,
+                std::string("out of pinned host memory: ") + what + " needs " + std::to_string(count * sizeof(T)) + " bytes");
+  }
+  check(status, "cudaMallocHost");
+  return static_cast<T*>(p);
+}
+
+}  // namespace
+
+void FramePipeline::reserve(int width, int height) {
+  if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
+    throw Error(Error::Kind::InvalidArgument, "cannot reserve for a " + size_text(width, height) + " frame");
+  reserve_pixels(std::size_t(width) * height, height, width, height);
+}
+
+void FramePipeline::reserve_pixels(std::size_t pixels, int height, int width_asked, int height_asked) {
+  if (!host_counts_) host_counts_ = pinned<FrameCounts>(1, "the component counts");
+  if (pixels <= scratch_.max_pixels && height <= scratch_.max_height) return;
+  pixels = std::max(pixels, scratch_.max_pixels);
+  height = std::max(height, scratch_.max_height);
+  allocate_scratch(scratch_, pixels, height, size_text(width_asked, height_asked));
+}
+
+void FramePipeline::release() noexcept {
+  free_scratch(scratch_);
+  if (host_counts_) cudaFreeHost(host_counts_);
+  if (host_components_) cudaFreeHost(host_components_);
+  if (upload_) cudaFree(upload_);
+  host_counts_ = nullptr;
+  host_components_ = nullptr;
+  host_capacity_ = 0;
+  upload_ = nullptr;
+  upload_bytes_ = 0;
+}
+
+void FramePipeline::fit(const ImageView& image) {
+  reserve_pixels(std::size_t(image.width) * image.height, image.height, image.width, image.height);
+}
+
+void FramePipeline::grow_host_components(std::uint32_t n) {
+  if (n <= host_capacity_) return;
+  const std::size_t capacity = std::max<std::size_t>(n, 2 * host_capacity_);
+  if (host_components_) cudaFreeHost(host_components_);
+  host_components_ = nullptr;
+  host_capacity_ = 0;
+  host_components_ = pinned<Component>(capacity, "the component list");
+  host_capacity_ = capacity;
+}
+
+void FramePipeline::label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer) {
+  const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
+  if (timer) timer->start(stream_);
+  label_optimized_uf(mask, options.connectivity, scratch_.labels, stream_, timer);
+  analyze_flsl_cd(mask, scratch_, stream_, timer);
+  count_components(scratch_, image.height, options, stream_, timer);
+}
+
+void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
+                        StageTimer* timer) {
+  validate(image, options);
+  require_implemented(options);
+  if (labels && (labels->data == nullptr || labels->stride < image.width))
+    throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
+  fit(image);
+
+  label_and_analyze(image, options, timer);
+  check(cudaMemcpyAsync(host_counts_, scratch_.counts, sizeof(FrameCounts), cudaMemcpyDeviceToHost, stream_),
+        "cudaMemcpyAsync (component counts)");
+  check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (labeling and analysis)");
+  const FrameCounts counts = *host_counts_;
+  const std::uint32_t n_out = std::min(counts.n_in_range, options.max_objects);
+  grow_host_components(n_out);
+
+  const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
+  compact(mask, scratch_, options, counts, n_out, labels, stream_, timer);
+  if (n_out > 0)
+    check(cudaMemcpyAsync(host_components_, scratch_.out, n_out * sizeof(Component), cudaMemcpyDeviceToHost, stream_),
+          "cudaMemcpyAsync (components)");
+  mark(timer, "CopyToHost", stream_);
+  check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (compaction)");
+
+  result.width = image.width;
+  result.height = image.height;
+  result.connectivity = options.connectivity;
+  result.n_components_total = counts.n_components;
+  result.truncated = counts.n_in_range > options.max_objects;
+  result.components.assign(host_components_, host_components_ + n_out);
+}
+
+void FramePipeline::run_host(const ImageView& image, const Options& options, Result& result) {
+  validate(image, options);
+  const std::size_t bytes = std::size_t(image.width) * image.height;
+  if (bytes > upload_bytes_) {
+    if (upload_) cudaFree(upload_);
+    upload_ = nullptr;
+    upload_bytes_ = 0;
+    const cudaError_t status = cudaMalloc(&upload_, bytes);
+    if (status == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      throw Error(Error::Kind::OutOfMemory, "out of device memory: uploading a " +
+                                                size_text(image.width, image.height) + " frame needs " +
+                                                std::to_string(bytes) + " bytes");
+    }
+    check(status, "cudaMalloc (frame upload)");
+    upload_bytes_ = bytes;
+  }
+  check(cudaMemcpy2DAsync(upload_, image.width, image.data, image.stride, image.width, image.height,
+                          cudaMemcpyHostToDevice, stream_),
+        "cudaMemcpy2DAsync (frame upload)");
+  const ImageView device{upload_, image.width, image.height, image.width};
+  run(device, options, result, nullptr, nullptr);
+}
+
+}  // namespace ccl::cuda

@@ -1,0 +1,53 @@
+// One frame through the CUDA backend: label, analyze, count (device only), read the counts,
+// compact, copy the kept components. CudaAnalyzer is this class behind the public header; the
+// benchmark drives it directly to time each stage.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ccl/types.hpp"
+#include "device_mask.cuh"
+#include "scratch.cuh"
+
+namespace ccl::cuda {
+
+class StageTimer;
+
+class FramePipeline {
+ public:
+  explicit FramePipeline(cudaStream_t stream) : stream_(stream) {}
+  ~FramePipeline() { release(); }
+  FramePipeline(const FramePipeline&) = delete;
+  FramePipeline& operator=(const FramePipeline&) = delete;
+
+  void reserve(int width, int height);
+  void release() noexcept;
+
+  // Device work of a frame, queued without waiting: labels, statistics and counts in scratch.
+  // `image.data` is device memory; the frame must fit the reservation (see fit()).
+  void label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer);
+  // Grows the scratch when this frame does not fit (the only allocation a frame can cause).
+  void fit(const ImageView& image);
+
+  void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels, StageTimer* timer);
+  void run_host(const ImageView& image, const Options& options, Result& result);
+
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  void reserve_pixels(std::size_t pixels, int height, int width_asked, int height_asked);
+  void grow_host_components(std::uint32_t n);
+
+  cudaStream_t stream_;
+  Scratch scratch_;
+  FrameCounts* host_counts_ = nullptr;  // pinned
+  Component* host_components_ = nullptr;  // pinned, grown only when a frame keeps more
+  std::size_t host_capacity_ = 0;
+  std::uint8_t* upload_ = nullptr;  // run_host's device copy of the frame, pitch = width
+  std::size_t upload_bytes_ = 0;
+};
+
+}  // namespace ccl::cuda

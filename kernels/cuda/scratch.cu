@@ -1,0 +1,82 @@
+#include "scratch.cuh"
+
+#include <algorithm>
+
+#include "analyze_flsl_cd.cuh"
+#include "compact.cuh"
+#include "cuda_check.hpp"
+
+namespace ccl::cuda {
+namespace {
+
+// Hands out aligned slices of one allocation; a first pass with no base only adds up the sizes.
+class Carver {
+ public:
+  explicit Carver(char* base) : base_(base) {}
+  template <class T>
+  T* take(std::size_t count) {
+    T* p = base_ ? reinterpret_cast<T*>(base_ + used_) : nullptr;
+    used_ += (count * sizeof(T) + 255) / 256 * 256;
+    return p;
+  }
+  std::size_t used() const { return used_; }
+
+ private:
+  char* base_;
+  std::size_t used_ = 0;
+};
+
+void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
+  const std::size_t components = s.max_components;
+  s.labels = c.take<std::uint32_t>(pixels);
+  s.root_rank = c.take<std::uint32_t>(pixels);
+  s.row_roots = c.take<std::uint32_t>(std::size_t(height) + 1);
+  s.row_offset = c.take<std::uint32_t>(std::size_t(height) + 1);
+  s.stats.area = c.take<std::uint32_t>(components);
+  s.stats.left = c.take<std::uint32_t>(components);
+  s.stats.right = c.take<std::uint32_t>(components);
+  s.stats.top = c.take<std::uint32_t>(components);
+  s.stats.bottom = c.take<std::uint32_t>(components);
+  s.stats.sum_x = c.take<unsigned long long>(components);
+  s.stats.sum_y = c.take<unsigned long long>(components);
+  s.order = c.take<std::uint32_t>(components);
+  s.sort_keys = c.take<std::uint32_t>(components);
+  s.ranks = c.take<std::uint32_t>(components);
+  s.n_selected = c.take<std::uint32_t>(1);
+  s.counts = c.take<FrameCounts>(1);
+  s.out = c.take<Component>(components);
+  s.cub_temp = c.take<char>(s.cub_temp_bytes);
+}
+
+}  // namespace
+
+void allocate_scratch(Scratch& s, std::size_t pixels, int height, const std::string& frame) {
+  free_scratch(s);
+  s.max_pixels = pixels;
+  s.max_height = height;
+  s.max_components = (pixels + 1) / 2;
+  s.cub_temp_bytes = std::max(analyze_temp_bytes(height), compact_temp_bytes(s.max_components));
+  Carver sizing(nullptr);
+  carve(s, sizing, pixels, height);
+  void* arena = nullptr;
+  const cudaError_t status = cudaMalloc(&arena, sizing.used());
+  if (status == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    s = Scratch{};
+    throw Error(Error::Kind::OutOfMemory, "out of device memory: a " + frame + " frame needs " +
+                                              std::to_string(sizing.used()) + " bytes of CUDA scratch");
+  }
+  if (status != cudaSuccess) s = Scratch{};
+  check(status, "cudaMalloc (CUDA scratch)");
+  s.arena = arena;
+  s.arena_bytes = sizing.used();
+  Carver carving(static_cast<char*>(arena));
+  carve(s, carving, pixels, height);
+}
+
+void free_scratch(Scratch& s) noexcept {
+  if (s.arena) cudaFree(s.arena);
+  s = Scratch{};
+}
+
+}  // namespace ccl::cuda

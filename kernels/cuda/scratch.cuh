@@ -1,0 +1,60 @@
+// Device scratch of the CUDA pipeline, sized once for the largest frame so no frame allocates.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "ccl/types.hpp"
+
+namespace ccl::cuda {
+
+// Statistics per component, indexed by the component's rank in raster order (structure of
+// arrays so each atomic touches one array).
+struct ComponentStats {
+  std::uint32_t* area;
+  std::uint32_t* left;
+  std::uint32_t* right;
+  std::uint32_t* top;
+  std::uint32_t* bottom;
+  unsigned long long* sum_x;
+  unsigned long long* sum_y;
+};
+
+// What the host reads back after labeling, before it sizes the compaction and the copy.
+struct FrameCounts {
+  std::uint32_t n_components;  // before filtering
+  std::uint32_t n_in_range;    // with min_area <= area <= max_area
+};
+
+struct Scratch {
+  std::size_t max_pixels = 0;
+  int max_height = 0;
+  std::size_t max_components = 0;  // a checkerboard in 4-connectivity: half the pixels
+
+  std::uint32_t* labels = nullptr;      // union-find parent per pixel (width * height, dense)
+  std::uint32_t* root_rank = nullptr;   // at each root pixel: its rank among the roots of its row
+  std::uint32_t* row_roots = nullptr;   // roots per row, then one zero (height + 1)
+  std::uint32_t* row_offset = nullptr;  // exclusive prefix sum of row_roots; [height] = n_components
+  ComponentStats stats{};
+  std::uint32_t* order = nullptr;       // component (raster rank) at each position of the chosen order
+  std::uint32_t* sort_keys = nullptr;   // sorted areas, then reused as the final label per component
+  std::uint32_t* ranks = nullptr;       // 0..n-1 for the sort, then the ranks that pass the area filter
+  std::uint32_t* n_selected = nullptr;
+  FrameCounts* counts = nullptr;
+  Component* out = nullptr;             // the kept components, in the chosen order
+  void* cub_temp = nullptr;
+  std::size_t cub_temp_bytes = 0;
+
+  void* arena = nullptr;
+  std::size_t arena_bytes = 0;
+};
+
+// Allocates scratch for frames of up to `pixels` pixels and `height` rows (one cudaMalloc);
+// throws Error(OutOfMemory) naming `frame` (the size that asked) and the bytes asked for.
+void allocate_scratch(Scratch& scratch, std::size_t pixels, int height, const std::string& frame);
+void free_scratch(Scratch& scratch) noexcept;
+
+}  // namespace ccl::cuda

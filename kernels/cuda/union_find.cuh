@@ -1,0 +1,42 @@
+// Union-find over pixel indices with union by minimum: a parent is never larger than its child,
+// so the root of a set is its smallest index (the component's first pixel in raster order),
+// whatever order the atomics land in.
+#pragma once
+
+#include <cstdint>
+
+namespace ccl::cuda {
+
+// `Parents` is a plain pointer for global memory read after all unions, or a volatile one while
+// other threads may still link (so each step re-reads memory, not a register).
+template <class Parents>
+__device__ std::uint32_t find_root(Parents parent, std::uint32_t i) {
+  std::uint32_t p = parent[i];
+  while (p != i) {
+    i = p;
+    p = parent[i];
+  }
+  return i;
+}
+
+// Joins the sets of a and b by hanging the larger root under the smaller one; when another
+// thread re-linked that root first, atomicMin tells us, and we join its new parent instead.
+template <class T>
+__device__ void unite(T* parent, std::uint32_t a, std::uint32_t b) {
+  volatile T* fresh = parent;
+  for (;;) {
+    a = find_root(fresh, a);
+    b = find_root(fresh, b);
+    if (a == b) return;
+    if (a < b) {
+      const std::uint32_t t = a;
+      a = b;
+      b = t;
+    }
+    const std::uint32_t old = atomicMin(parent + a, b);
+    if (old == a) return;
+    a = old;
+  }
+}
+
+}  // namespace ccl::cuda
