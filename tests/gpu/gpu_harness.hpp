@@ -1,0 +1,121 @@
+// Runs one frame through the CUDA backend, the CPU backend and the flood-fill oracle and says
+// where they first differ. Device buffers are reused across frames.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ccl/analyzer.hpp"
+#include "ccl/cuda_analyzer.hpp"
+#include "compare.hpp"
+#include "frames.hpp"
+#include "oracle.hpp"
+
+namespace gpu_test {
+
+// Quick mode (CCL_GPU_TEST_QUICK=1) keeps frames small, for the sanitizers.
+bool quick();
+// Frames compared so far, reported at exit.
+extern std::size_t frames_checked;
+
+inline void cuda_ok(cudaError_t status, const char* what) {
+  ASSERT_EQ(status, cudaSuccess) << what << ": " << cudaGetErrorString(status);
+}
+
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { cudaFree(data_); }
+  void* get(std::size_t bytes) {
+    if (bytes > bytes_) {
+      cudaFree(data_);
+      data_ = nullptr;
+      bytes_ = 0;
+      if (cudaMalloc(&data_, bytes) != cudaSuccess) return nullptr;
+      bytes_ = bytes;
+    }
+    return data_;
+  }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+enum class Upload { Device, Host };
+
+struct Harness {
+  ccl::CudaAnalyzer gpu{nullptr};
+  std::unique_ptr<ccl::Analyzer> cpu = ccl::make_cpu_analyzer();
+  DeviceBuffer image, labels;
+
+  // GPU result; `label_map` (if given) receives width*height final labels.
+  ccl::Result run_gpu(const frames::Frame& f, const ccl::Options& o, std::vector<std::uint32_t>* label_map = nullptr,
+                      Upload upload = Upload::Device) {
+    ccl::Result r;
+    if (upload == Upload::Host) {
+      gpu.run_host({f.pixels.data(), f.width, f.height, f.stride}, o, r);
+      return r;
+    }
+    auto* d = static_cast<std::uint8_t*>(image.get(f.pixels.size()));
+    EXPECT_NE(d, nullptr);
+    EXPECT_EQ(cudaMemcpy(d, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    if (!label_map) {
+      gpu.run({d, f.width, f.height, f.stride}, o, r);
+      return r;
+    }
+    const std::ptrdiff_t stride = f.width + 3;  // a padded label map checks its stride is honoured
+    auto* l = static_cast<std::uint32_t*>(labels.get(std::size_t(stride) * f.height * 4));
+    EXPECT_NE(l, nullptr);
+    const ccl::LabelView view{l, stride};
+    gpu.run({d, f.width, f.height, f.stride}, o, r, &view);
+    label_map->resize(std::size_t(f.width) * f.height);
+    EXPECT_EQ(cudaMemcpy2D(label_map->data(), f.width * 4, l, stride * 4, f.width * 4, f.height, cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    return r;
+  }
+
+  ccl::Result run_cpu(const frames::Frame& f, const ccl::Options& o) {
+    ccl::Result r;
+    cpu->run({f.pixels.data(), f.width, f.height, f.stride}, o, r);
+    return r;
+  }
+
+  // GPU == CPU, and == oracle (results and label map) when `with_oracle`.
+  void expect_agree(const frames::Frame& f, const ccl::Options& o, bool with_oracle,
+                    Upload upload = Upload::Device) {
+    const std::string what = f.name + " conn=" + std::to_string(o.connectivity) + " thr=" + std::to_string(o.threshold) +
+                             " order=" + ccl::to_string(o.order) + " min=" + std::to_string(o.min_area) +
+                             " max=" + std::to_string(o.max_area) + " objects=" + std::to_string(o.max_objects);
+    std::vector<std::uint32_t> map;
+    const bool with_map = with_oracle && upload == Upload::Device;
+    const ccl::Result gpu_result = run_gpu(f, o, with_map ? &map : nullptr, upload);
+    const ccl::Result cpu_result = run_cpu(f, o);
+    EXPECT_EQ(compare::diff(gpu_result, cpu_result), "") << "GPU vs CPU: " << what;
+    EXPECT_EQ(gpu_result.width, f.width);
+    EXPECT_EQ(gpu_result.height, f.height);
+    EXPECT_EQ(gpu_result.connectivity, o.connectivity);
+    if (with_oracle) {
+      const oracle::Output want = oracle::flood_fill(f, o);
+      EXPECT_EQ(compare::diff(gpu_result, want.result), "") << "GPU vs oracle: " << what;
+      if (with_map) {
+        std::size_t bad = 0;
+        while (bad < map.size() && map[bad] == want.labels[bad]) ++bad;
+        EXPECT_EQ(bad, map.size()) << "label map differs at pixel (" << bad % f.width << "," << bad / f.width
+                                   << "): " << map[bad] << " != " << want.labels[bad] << " in " << what;
+      }
+    }
+    ++frames_checked;
+  }
+};
+
+Harness& harness();
+
+}  // namespace gpu_test

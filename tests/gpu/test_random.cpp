@@ -1,0 +1,69 @@
+// The protocol's random frames (density 0..100 % in 5 % steps, g = 1..16) at sizes around the
+// 32x32 tile, with padded strides, gray levels and thresholds, both orders, area filters and
+// max_objects; CUDA == CPU == oracle, label map included.
+#include <random>
+
+#include "gpu_harness.hpp"
+
+namespace {
+
+using gpu_test::harness;
+
+struct Size {
+  int w, h;
+};
+
+const Size kSizes[] = {{1, 200},   {200, 1},   {31, 31},   {32, 32},   {33, 33},  {37, 61},   {64, 64},   {65, 31},
+                       {97, 101}, {127, 129}, {128, 96},  {160, 160}, {200, 53}, {61, 257},  {255, 129}};
+const Size kQuickSizes[] = {{1, 40}, {33, 33}, {65, 31}, {45, 70}};
+
+ccl::Options random_options(std::mt19937& rng, int connectivity, bool gray) {
+  ccl::Options o;
+  o.connectivity = connectivity;
+  const std::uint8_t thresholds[] = {0, 1, 64, 127, 200, 254, 255};
+  if (gray) o.threshold = thresholds[rng() % 7];
+  o.order = rng() % 2 ? ccl::Order::Area : ccl::Order::Raster;
+  if (rng() % 4 == 0) {
+    const std::uint32_t max_areas[] = {ccl::kUnlimited, 3, 50, 500};
+    o.min_area = rng() % 20;
+    o.max_area = max_areas[rng() % 4];
+  }
+  if (rng() % 4 == 0) {
+    const std::uint32_t max_objects[] = {0, 1, 5, 100};
+    o.max_objects = max_objects[rng() % 4];
+  }
+  return o;
+}
+
+void sweep(int connectivity, int density_step, int max_g, const Size* sizes, std::size_t n_sizes) {
+  std::mt19937 rng(1234 + connectivity);
+  std::uint32_t seed = 0;
+  for (std::size_t s = 0; s < n_sizes; ++s)
+    for (int g = 1; g <= max_g; ++g)
+      for (int d = 0; d <= 100; d += density_step) {
+        ++seed;
+        const bool gray = seed % 3 == 0;
+        const int pads[] = {0, 1, 7, 13};
+        const frames::Frame f = frames::random(sizes[s].w, sizes[s].h, d, g, seed, pads[seed % 4], gray);
+        const auto upload = seed % 10 == 0 ? gpu_test::Upload::Host : gpu_test::Upload::Device;
+        harness().expect_agree(f, random_options(rng, connectivity, gray), true, upload);
+        if (::testing::Test::HasFailure()) return;  // the first difference says enough
+      }
+}
+
+TEST(Random, Sweep4) {
+  if (gpu_test::quick()) GTEST_SKIP() << "quick mode";
+  sweep(4, 5, 16, kSizes, std::size(kSizes));
+}
+
+TEST(Random, Sweep8) {
+  if (gpu_test::quick()) GTEST_SKIP() << "quick mode";
+  sweep(8, 5, 16, kSizes, std::size(kSizes));
+}
+
+TEST(Random, Quick) {
+  sweep(4, 20, 4, kQuickSizes, std::size(kQuickSizes));
+  sweep(8, 20, 4, kQuickSizes, std::size(kQuickSizes));
+}
+
+}  // namespace
