@@ -24,6 +24,7 @@ __global__ void __launch_bounds__(kTileWidth * kMergeWarps) LocalMergeKernel(Dev
   const int x = blockIdx.x * kTileWidth + lx;
   const int y0 = blockIdx.y * kTileHeight;
 
+#pragma unroll
   for (int ly = threadIdx.y; ly < kTileHeight; ly += kMergeWarps) {
     const int y = y0 + ly;
     const bool fg = x < mask.width && y < mask.height && mask.foreground(x, y);

@@ -10,6 +10,7 @@
 namespace ccl::cuda {
 
 constexpr int kRunRing = 64;  // < 32 runs wait after a batch, and a step adds at most 16
+constexpr int kStepsPerLoad = 4;  // 32-pixel steps whose loads are issued at once
 
 struct RunRing {
   std::uint32_t start[kRunRing];
@@ -25,22 +26,31 @@ __device__ void for_each_run_batch(const DeviceMask& mask, int y, RunRing& ring,
   const unsigned below = lanes_below(lane);
   unsigned previous_fg = 0;  // bit 0: foreground of the pixel left of this step
   std::uint32_t n_starts = 0, n_ends = 0, n_done = 0;
-  for (int x0 = 0; x0 < mask.width; x0 += 32) {
-    const int x = x0 + lane;
-    const unsigned fg = __ballot_sync(kFullWarp, x < mask.width && mask.foreground(x, y));
-    const unsigned edges = fg ^ ((fg << 1) | previous_fg);
-    previous_fg = fg >> 31;
-    const unsigned starts = edges & fg, ends = edges & ~fg;  // an end is the first pixel after a run
-    if ((starts >> lane) & 1u) ring.start[(n_starts + __popc(starts & below)) % kRunRing] = x;
-    if ((ends >> lane) & 1u) ring.end[(n_ends + __popc(ends & below)) % kRunRing] = x;
-    n_starts += __popc(starts);
-    n_ends += __popc(ends);
-    __syncwarp();
-    if (n_ends - n_done >= 32) {
-      const std::uint32_t slot = (n_done + lane) % kRunRing;
-      on_runs(true, ring.start[slot], ring.end[slot]);
-      n_done += 32;
+  for (int x0 = 0; x0 < mask.width; x0 += 32 * kStepsPerLoad) {
+    bool fg_of[kStepsPerLoad];  // loaded together so their latencies overlap
+#pragma unroll
+    for (int k = 0; k < kStepsPerLoad; ++k) {
+      const int x = x0 + 32 * k + lane;
+      fg_of[k] = x < mask.width && mask.foreground(x, y);
+    }
+#pragma unroll
+    for (int k = 0; k < kStepsPerLoad; ++k) {
+      const int x = x0 + 32 * k + lane;
+      const unsigned fg = __ballot_sync(kFullWarp, fg_of[k]);
+      const unsigned edges = fg ^ ((fg << 1) | previous_fg);
+      previous_fg = fg >> 31;
+      const unsigned starts = edges & fg, ends = edges & ~fg;  // an end is the first pixel after a run
+      if ((starts >> lane) & 1u) ring.start[(n_starts + __popc(starts & below)) % kRunRing] = x;
+      if ((ends >> lane) & 1u) ring.end[(n_ends + __popc(ends & below)) % kRunRing] = x;
+      n_starts += __popc(starts);
+      n_ends += __popc(ends);
       __syncwarp();
+      if (n_ends - n_done >= 32) {
+        const std::uint32_t slot = (n_done + lane) % kRunRing;
+        on_runs(true, ring.start[slot], ring.end[slot]);
+        n_done += 32;
+        __syncwarp();
+      }
     }
   }
   if (n_starts != n_ends) {  // a run reaching the last pixel of a row whose width is a multiple of 32
