@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash tools/bootstrap.sh >/dev/null
 export GST_PLUGIN_PATH="$PWD/build/gst"
-gst-launch-1.0 -q -m \
-  videotestsrc pattern=circular num-buffers=3 ! video/x-raw,format=GRAY8,width=320,height=240 ! \
+gst-launch-1.0 -m \
+  videotestsrc pattern=circular num-buffers=2 ! video/x-raw,format=GRAY8,width=320,height=240 ! \
   cudaccl threshold=128 post-messages=true ! fakesink 2>&1 |
   python3 tools/print-components.py
