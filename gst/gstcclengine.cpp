@@ -109,12 +109,14 @@ class CudaEngine final : public GstCclEngine {
     if (gst_is_cuda_memory(mem)) {
       GstCudaContext* upstream = GST_CUDA_MEMORY_CAST(mem)->context;
       if (upstream != context_) adopt(upstream);
+      GST_TRACE("labeling CUDA memory in place");
       MappedFrame map(info, buffer, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA));
       if (!map.ok()) return false;
       ContextGuard guard(context_);
       analyzer_->run(plane0(map.frame()), options, result);
       return true;
     }
+    GST_TRACE("uploading system memory");
     MappedFrame map(info, buffer, GST_MAP_READ);
     if (!map.ok()) return false;
     ContextGuard guard(context_);

@@ -48,12 +48,12 @@ inline ccl::Options opts(int connectivity, int threshold = 0) {
   return o;
 }
 
-// A harness around "cudaccl backend=cpu <extra>" with a bus so element messages can be read.
+// A harness around "cudaccl backend=<backend> <extra>" with a bus so element messages can be read.
 class Harness {
  public:
-  explicit Harness(const std::string& extra = "") {
+  explicit Harness(const std::string& extra = "", const char* backend = "cpu") {
     init();
-    const std::string launch = "cudaccl backend=cpu " + extra;
+    const std::string launch = std::string("cudaccl backend=") + backend + " " + extra;
     GError* error = nullptr;
     GstElement* element = gst_parse_launch(launch.c_str(), &error);  // one element, not a bin
     if (!element) ADD_FAILURE() << launch << ": " << (error ? error->message : "?");

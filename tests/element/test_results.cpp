@@ -2,14 +2,18 @@
 // accepted layout (GRAY8 padded strides, GstVideoMeta strides, YUV plane 0) and every filter.
 #include "element_check.hpp"
 
+#if CCL_HAVE_CUDA
+#include "ccl/cuda_analyzer.hpp"
+#endif
+
 namespace {
 
 using elcheck::Harness;
 using elcheck::opts;
 
 // Runs each frame through one element configured for `o` and checks its meta and its pixels.
-void expect_oracle(const std::vector<frames::Frame>& fs, const ccl::Options& o) {
-  Harness h(elcheck::props(o));
+void expect_oracle(const std::vector<frames::Frame>& fs, const ccl::Options& o, const char* backend = "cpu") {
+  Harness h(elcheck::props(o), backend);
   for (const frames::Frame& f : fs) {
     h.set_caps(elcheck::gray_caps(f.width, f.height));
     GstBuffer* in = elcheck::pack_default(f, GST_VIDEO_FORMAT_GRAY8);
@@ -191,6 +195,25 @@ TEST(ElementLayout, GpuOnlyValuesOnCpu) {
     EXPECT_EQ(elcheck::check_meta(out, f, opts(8)), "") << extra;
     if (out) gst_buffer_unref(out);
   }
+}
+
+// The same checks through the CUDA backend (system memory, uploaded by run_host) where a device is usable.
+TEST(ElementOracle, CudaBackend) {
+#if CCL_HAVE_CUDA
+  std::string why;
+  if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
+  for (int c : {4, 8}) {
+    expect_oracle(random_frames(), opts(c), "cuda");
+    expect_oracle(frames::adversarial(40, 30), opts(c), "cuda");
+    ccl::Options o = opts(c, 100);
+    o.order = ccl::Order::Area;
+    o.min_area = 2;
+    o.max_objects = 7;
+    expect_oracle({frames::random(64, 64, 40, 1, 5, 0, true), frames::random(61, 33, 70, 1, 6, 0, true)}, o, "cuda");
+  }
+#else
+  GTEST_SKIP() << "built without CUDA";
+#endif
 }
 
 }  // namespace
