@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(kTileWidth * kMergeWarps) LocalMergeKernel(Dev
 
   for (int ly = threadIdx.y; ly < kTileHeight; ly += kMergeWarps) {
     if (!bit(row_fg[ly], lx)) continue;
-    const std::uint32_t root = find_root(parent, std::uint32_t(ly * kTileWidth + lx));
+    const std::uint32_t root = find_root_compress(parent, std::uint32_t(ly * kTileWidth + lx));
     const int root_x = blockIdx.x * kTileWidth + int(root % kTileWidth);
     const int root_y = y0 + int(root / kTileWidth);
     labels[mask.index(x, y0 + ly)] = mask.index(root_x, root_y);

@@ -10,7 +10,7 @@
 namespace ccl::cuda {
 
 constexpr int kRunRing = 64;  // < 32 runs wait after a batch, and a step adds at most 16
-constexpr int kStepsPerLoad = 4;  // 32-pixel steps whose loads are issued at once
+constexpr int kStepsPerLoad = 16;  // 32-pixel steps whose loads are in flight at once (512 B a warp)
 
 struct RunRing {
   std::uint32_t start[kRunRing];

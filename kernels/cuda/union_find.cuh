@@ -19,14 +19,29 @@ __device__ std::uint32_t find_root(Parents parent, std::uint32_t i) {
   return i;
 }
 
+// Root of i, halving the path on the way (each visited node skips to its grandparent). The
+// shortcut is an atomicMin, so it can never undo a link another thread just made, and a root
+// (the only node unite() links) is never written here.
+template <class T>
+__device__ std::uint32_t find_root_compress(T* parent, std::uint32_t i) {
+  volatile T* fresh = parent;
+  for (;;) {
+    const std::uint32_t p = fresh[i];
+    if (p == i) return i;
+    const std::uint32_t grandparent = fresh[p];
+    if (grandparent == p) return p;
+    atomicMin(parent + i, grandparent);
+    i = grandparent;
+  }
+}
+
 // Joins the sets of a and b by hanging the larger root under the smaller one; when another
 // thread re-linked that root first, atomicMin tells us, and we join its new parent instead.
 template <class T>
 __device__ void unite(T* parent, std::uint32_t a, std::uint32_t b) {
-  volatile T* fresh = parent;
   for (;;) {
-    a = find_root(fresh, a);
-    b = find_root(fresh, b);
+    a = find_root_compress(parent, a);
+    b = find_root_compress(parent, b);
     if (a == b) return;
     if (a < b) {
       const std::uint32_t t = a;
