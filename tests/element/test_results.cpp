@@ -216,4 +216,29 @@ TEST(ElementOracle, CudaBackend) {
 #endif
 }
 
+// CUDA memory from cudaupload is labeled in place (GST_MAP_CUDA) on the context shared with it.
+TEST(ElementOracle, CudaMemoryInput) {
+#if CCL_HAVE_CUDA
+  std::string why;
+  if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
+  elcheck::init();
+  GstElementFactory* upload = gst_element_factory_find("cudaupload");
+  if (!upload) GTEST_SKIP() << "cudaupload (gst-plugins-bad nvcodec) not installed";
+  gst_object_unref(upload);
+  GstHarness* h = gst_harness_new_parse("cudaupload ! video/x-raw(memory:CUDAMemory) ! cudaccl backend=cuda");
+  std::vector<frames::Frame> fs = frames::adversarial(40, 30);
+  for (int d : {10, 50, 90}) fs.push_back(frames::random(63, 35, d, 1, std::uint32_t(d)));
+  for (const auto& [name, format] : {std::pair{"NV12", GST_VIDEO_FORMAT_NV12}, std::pair{"I420", GST_VIDEO_FORMAT_I420}})
+    for (const frames::Frame& f : fs) {
+      gst_harness_set_src_caps_str(h, elcheck::caps_for(name, f.width, f.height).c_str());
+      GstBuffer* out = gst_harness_push_and_pull(h, elcheck::pack_default(f, format));
+      EXPECT_EQ(elcheck::check_meta(out, f, opts(8)), "") << name << " " << f.name;
+      if (out) gst_buffer_unref(out);
+    }
+  gst_harness_teardown(h);
+#else
+  GTEST_SKIP() << "built without CUDA";
+#endif
+}
+
 }  // namespace
