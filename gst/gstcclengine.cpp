@@ -95,6 +95,7 @@ class CudaEngine final : public GstCclEngine {
   }
   ~CudaEngine() override { unbind(); }
   const char* name() const override { return "cuda"; }
+  GstCudaContext* cuda_context() const override { return context_; }
 
   void reserve(int width, int height) override {
     width_ = width;

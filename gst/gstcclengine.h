@@ -21,6 +21,10 @@ class GstCclEngine {
   // Labels plane 0 of `buffer`; false when the buffer cannot be mapped. Throws ccl::Error.
   virtual bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
                    ccl::Result& result) = 0;
+#if CCL_HAVE_CUDA
+  // The context the engine works in now (it adopts upstream memory's); nullptr on the CPU.
+  virtual GstCudaContext* cuda_context() const { return nullptr; }
+#endif
 };
 
 std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cpu();

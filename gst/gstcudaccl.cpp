@@ -239,6 +239,37 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
   return TRUE;
 }
 
+// Same caps on both pads, CUDA memory first unless the CPU backend runs: an upstream that can give
+// either (cudaupload) then hands over GPU frames instead of passing system memory through.
+static GstCaps* gst_cuda_ccl_transform_caps(GstBaseTransform* trans, GstPadDirection, GstCaps* caps,
+                                            GstCaps* filter) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  GstCaps* ordered;
+  if (gst_caps_is_any(caps)) {
+    ordered = gst_caps_ref(caps);
+  } else {
+    GST_OBJECT_LOCK(self);
+    const bool cpu = g_str_equal(self->active_backend, "cpu");
+    GST_OBJECT_UNLOCK(self);
+    GstCaps* cuda = gst_caps_new_empty();
+    GstCaps* other = gst_caps_new_empty();
+    for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
+      GstCapsFeatures* features = gst_caps_get_features(caps, i);
+      const bool is_cuda = features && !gst_caps_features_is_any(features) &&
+                           gst_caps_features_contains(features, "memory:CUDAMemory");
+      gst_caps_append_structure_full(is_cuda ? cuda : other, gst_structure_copy(gst_caps_get_structure(caps, i)),
+                                     features ? gst_caps_features_copy(features) : nullptr);
+    }
+    ordered = cpu ? gst_caps_merge(other, cuda) : gst_caps_merge(cuda, other);
+  }
+  if (filter) {
+    GstCaps* filtered = gst_caps_intersect_full(ordered, filter, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref(ordered);
+    ordered = filtered;
+  }
+  return ordered;
+}
+
 // Lets upstream hand us frames with any stride.
 static gboolean gst_cuda_ccl_propose_allocation(GstBaseTransform* trans, GstQuery* decide_query, GstQuery* query) {
   if (!GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->propose_allocation(trans, decide_query, query))
@@ -259,6 +290,21 @@ static void gst_cuda_ccl_post_message(GstCudaCcl* self, GstBuffer* buffer, const
   gst_element_post_message(GST_ELEMENT(self),
                            gst_message_new_element(GST_OBJECT(self), gst_ccl_result_to_structure(result, times)));
 }
+
+#if CCL_HAVE_CUDA
+// After the engine adopted upstream memory's context, context queries answer with that one, so
+// elements that join later share it too.
+static void gst_cuda_ccl_follow_engine_context(GstCudaCcl* self) {
+  GstCudaContext* now = self->engine->cuda_context();
+  if (!now || now == self->context) return;
+  GST_OBJECT_LOCK(self);
+  GstCudaContext* old = self->context;
+  self->context = static_cast<GstCudaContext*>(gst_object_ref(now));
+  GST_OBJECT_UNLOCK(self);
+  GST_INFO_OBJECT(self, "now sharing the upstream CUDA context %" GST_PTR_FORMAT, now);
+  gst_clear_object(&old);
+}
+#endif
 
 static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffer* buffer) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
@@ -300,6 +346,9 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
     return GST_FLOW_ERROR;
   }
 
+#if CCL_HAVE_CUDA
+  gst_cuda_ccl_follow_engine_context(self);
+#endif
   gst_ccl_result_add_meta(buffer, result);
   if (attach_roi_meta) gst_ccl_result_add_roi_metas(buffer, result);
   if (post_messages) gst_cuda_ccl_post_message(self, buffer, result);
@@ -320,9 +369,15 @@ static void gst_cuda_ccl_set_context(GstElement* element, GstContext* context) {
 
 static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query(GST_ELEMENT(self), query, self->context))
-    return TRUE;
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT) {
+    // The streaming thread may swap the context (adoption) while another thread queries.
+    GST_OBJECT_LOCK(self);
+    GstCudaContext* context = self->context ? static_cast<GstCudaContext*>(gst_object_ref(self->context)) : nullptr;
+    GST_OBJECT_UNLOCK(self);
+    const gboolean answered = gst_cuda_handle_context_query(GST_ELEMENT(self), query, context);
+    gst_clear_object(&context);
+    if (answered) return TRUE;
+  }
   return GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->query(trans, direction, query);
 }
 #endif
@@ -440,6 +495,7 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
   trans_class->transform_ip_on_passthrough = FALSE;
   trans_class->start = gst_cuda_ccl_start;
   trans_class->stop = gst_cuda_ccl_stop;
+  trans_class->transform_caps = gst_cuda_ccl_transform_caps;
   trans_class->set_caps = gst_cuda_ccl_set_caps;
   trans_class->propose_allocation = gst_cuda_ccl_propose_allocation;
   trans_class->transform_ip = gst_cuda_ccl_transform_ip;
