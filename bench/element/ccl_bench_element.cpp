@@ -1,0 +1,342 @@
+// ccl-bench-element: cudaccl on frames already in CUDA memory, against OpenCV on the host's cores.
+//
+// Per size (1920x1080, 3840x2160) and scene (random g=16 blobs at 30 % density; a few hundred
+// moving discs on a noisy dark background), a ring of distinct NV12 frames is built on the host
+// and uploaded once into GstCudaBufferPool buffers (upload excluded from every figure). Each frame
+// is a shallow copy of a ring buffer pushed into a GstHarness around cudaccl backend=cuda sharing
+// the pool's context: latency = gst_harness_push() returning, i.e. the buffer has left the element
+// with its metas; throughput = frames / wall time of the whole loop (copy, push, pull, unref).
+// Second measurement: the core alone on the same device frames (run() wall and cudaEvent stages),
+// and the meta creation alone on its results. Peer: OpenCV connectedComponentsWithStats
+// (CCL_DEFAULT, 8-connectivity, cv::setNumThreads(host cores)) on the same luma frames, with and
+// without the cv::threshold that the element does itself. Before timing, every distinct frame's
+// element result is checked against OpenCV (component count, and the multiset of boxes and areas).
+#include <gst/check/gstharness.h>
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "ccl/gstcclmeta.h"
+#include "core_stages.hpp"
+#include "frames.hpp"
+#include "gstcclresult.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kThreshold = 128;
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, std::size_t(p * (v.size() - 1) + 0.5))];
+}
+
+// Random g=16 blocks at 30 % density: foreground 255, background 0 (frames::random, MT19937).
+std::vector<frames::Frame> blob_frames(int w, int h, int n) {
+  std::vector<frames::Frame> v;
+  for (int i = 0; i < n; ++i) v.push_back(frames::random(w, h, 30, 16, 1000u + std::uint32_t(i)));
+  return v;
+}
+
+// A few hundred bright discs (radius 3..40, value 170..255) moving and bouncing over a dark noisy
+// background (16..70); frame i is the scene after i steps, so every frame differs.
+std::vector<frames::Frame> disc_frames(int w, int h, int n, int discs) {
+  struct Disc { double x, y, vx, vy; int r, v; };
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<double> ux(0, w), uy(0, h), uv(-6, 6);
+  std::uniform_int_distribution<int> ur(3, 40), uval(170, 255), noise(16, 70);
+  std::vector<Disc> d(discs);
+  for (Disc& c : d) c = {ux(rng), uy(rng), uv(rng), uv(rng), ur(rng) * w / 3840 + 3, uval(rng)};
+  std::vector<frames::Frame> v;
+  for (int i = 0; i < n; ++i) {
+    frames::Frame f = frames::blank("discs", w, h);
+    for (auto& p : f.pixels) p = std::uint8_t(noise(rng));
+    for (Disc& c : d) {
+      const int x0 = std::max(0, int(c.x) - c.r), x1 = std::min(w - 1, int(c.x) + c.r);
+      const int y0 = std::max(0, int(c.y) - c.r), y1 = std::min(h - 1, int(c.y) + c.r);
+      for (int y = y0; y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x)
+          if ((x - c.x) * (x - c.x) + (y - c.y) * (y - c.y) <= double(c.r) * c.r) f.at(x, y) = std::uint8_t(c.v);
+      c.x += c.vx;
+      c.y += c.vy;
+      if (c.x < 0 || c.x >= w) c.vx = -c.vx, c.x = std::clamp(c.x, 0.0, double(w - 1));
+      if (c.y < 0 || c.y >= h) c.vy = -c.vy, c.y = std::clamp(c.y, 0.0, double(h - 1));
+    }
+    v.push_back(std::move(f));
+  }
+  return v;
+}
+
+// The ring: NV12 GstCudaBufferPool buffers, luma = the frame, chroma 128, uploaded once.
+struct Ring {
+  GstBufferPool* pool = nullptr;
+  GstCaps* caps = nullptr;
+  GstVideoInfo info;
+  std::vector<GstBuffer*> buffers;
+
+  Ring(GstCudaContext* context, const std::vector<frames::Frame>& fs) {
+    const int w = fs[0].width, h = fs[0].height;
+    gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, guint(w), guint(h));
+    GST_VIDEO_INFO_FPS_N(&info) = 30;
+    caps = gst_video_info_to_caps(&info);
+    gst_caps_set_features_simple(caps, gst_caps_features_new(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
+    pool = gst_cuda_buffer_pool_new(context);
+    GstStructure* config = gst_buffer_pool_get_config(pool);
+    gst_buffer_pool_config_set_params(config, caps, guint(info.size), guint(fs.size()), 0);
+    gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) fail("buffer pool");
+    for (const frames::Frame& f : fs) {
+      GstBuffer* b = nullptr;
+      if (gst_buffer_pool_acquire_buffer(pool, &b, nullptr) != GST_FLOW_OK) fail("acquire");
+      GstVideoFrame frame;
+      if (!gst_video_frame_map(&frame, &info, b, GST_MAP_WRITE)) fail("map for writing");
+      auto* y = static_cast<std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
+      for (int r = 0; r < h; ++r)
+        std::memcpy(y + std::size_t(r) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0), &f.pixels[std::size_t(r) * f.stride],
+                    std::size_t(w));
+      std::memset(GST_VIDEO_FRAME_PLANE_DATA(&frame, 1), 128,
+                  std::size_t(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 1)) * GST_VIDEO_FRAME_COMP_HEIGHT(&frame, 1));
+      gst_video_frame_unmap(&frame);
+      // Map for CUDA once so the upload happens now, not inside the timed loop.
+      if (!gst_video_frame_map(&frame, &info, b, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA))) fail("map for CUDA");
+      gst_video_frame_unmap(&frame);
+      buffers.push_back(b);
+    }
+  }
+  ~Ring() {
+    for (GstBuffer* b : buffers) gst_buffer_unref(b);
+    gst_buffer_pool_set_active(pool, FALSE);
+    gst_object_unref(pool);
+    gst_caps_unref(caps);
+  }
+  static void fail(const char* what) {
+    std::fprintf(stderr, "ccl-bench-element: %s failed\n", what);
+    std::exit(1);
+  }
+};
+
+GstHarness* make_harness(GstCudaContext* context, const Ring& ring, bool roi) {
+  GstElement* e = gst_element_factory_make("cudaccl", nullptr);
+  if (!e) Ring::fail("gst_element_factory_make(cudaccl) (GST_PLUGIN_PATH?)");
+  g_object_set(e, "threshold", guint(kThreshold), "attach-roi-meta", gboolean(roi), nullptr);
+  gst_util_set_object_arg(G_OBJECT(e), "backend", "cuda");
+  GstContext* c = gst_context_new_cuda_context(context);
+  gst_element_set_context(e, c);
+  gst_context_unref(c);
+  GstHarness* h = gst_harness_new_with_element(e, "sink", "src");
+  gst_object_unref(e);
+  gst_harness_set_src_caps(h, gst_caps_ref(ring.caps));
+  return h;
+}
+
+using Box = std::tuple<int, int, int, int, unsigned>;  // x, y, w, h, area
+
+struct Cv {
+  int n = 0;
+  std::vector<Box> boxes;
+};
+
+Cv opencv_ccl(const frames::Frame& f, cv::Mat& bin, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids) {
+  const cv::Mat luma(f.height, f.width, CV_8U, const_cast<std::uint8_t*>(f.pixels.data()), std::size_t(f.stride));
+  cv::threshold(luma, bin, kThreshold, 255, cv::THRESH_BINARY);
+  Cv r;
+  r.n = cv::connectedComponentsWithStats(bin, labels, stats, centroids, 8, CV_32S, cv::CCL_DEFAULT) - 1;
+  for (int i = 1; i <= r.n; ++i)
+    r.boxes.emplace_back(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
+                         stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT),
+                         unsigned(stats.at<int>(i, cv::CC_STAT_AREA)));
+  std::sort(r.boxes.begin(), r.boxes.end());
+  return r;
+}
+
+struct ElementFigures {
+  double fps = 0, median_ms = 0, p99_ms = 0;
+};
+
+ElementFigures time_element(GstCudaContext* context, const Ring& ring, bool roi, int n) {
+  GstHarness* h = make_harness(context, ring, roi);
+  const std::size_t k = ring.buffers.size();
+  for (std::size_t i = 0; i < 2 * k; ++i) gst_buffer_unref(gst_harness_push_and_pull(h, gst_buffer_copy(ring.buffers[i % k])));
+  std::vector<double> latency;
+  latency.reserve(std::size_t(n));
+  const auto start = Clock::now();
+  for (int i = 0; i < n; ++i) {
+    GstBuffer* in = gst_buffer_copy(ring.buffers[std::size_t(i) % k]);  // shallow: shares the CUDA memory
+    const auto t = Clock::now();
+    if (gst_harness_push(h, in) != GST_FLOW_OK) Ring::fail("push");
+    latency.push_back(ms_since(t));
+    gst_buffer_unref(gst_harness_pull(h));
+  }
+  const double wall = ms_since(start);
+  gst_harness_teardown(h);
+  return {n / wall * 1e3, percentile(latency, 0.5), percentile(latency, 0.99)};
+}
+
+void run_case(GstCudaContext* context, const char* scene, const std::vector<frames::Frame>& fs, int n, int threads) {
+  const int w = fs[0].width, h = fs[0].height;
+  Ring ring(context, fs);
+
+  // 1. Same work: each distinct frame once through the element against OpenCV.
+  cv::Mat bin, labels, stats, centroids;
+  int mismatches = 0;
+  double mean_components = 0;
+  {
+    GstHarness* hh = make_harness(context, ring, false);
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+      GstBuffer* out = gst_harness_push_and_pull(hh, gst_buffer_copy(ring.buffers[i]));
+      const GstCclMeta* m = out ? gst_buffer_get_ccl_meta(out) : nullptr;
+      const Cv cv = opencv_ccl(fs[i], bin, labels, stats, centroids);
+      std::vector<Box> mine;
+      if (m)
+        for (guint c = 0; c < m->n_components; ++c)
+          mine.emplace_back(m->components[c].x, m->components[c].y, m->components[c].width, m->components[c].height,
+                            m->components[c].area);
+      std::sort(mine.begin(), mine.end());
+      if (!m || int(m->n_components_total) != cv.n || mine != cv.boxes) {
+        ++mismatches;
+        std::printf("  MISMATCH frame %zu: element %d components, OpenCV %d\n", i, m ? int(m->n_components_total) : -1,
+                    cv.n);
+      }
+      mean_components += cv.n;
+      if (out) gst_buffer_unref(out);
+    }
+    gst_harness_teardown(hh);
+  }
+  mean_components /= double(fs.size());
+
+  // 2. The element, with and without the ROI metas.
+  const int n_roi = std::max(int(fs.size()), n / 3);  // ROI metas cost per component: fewer frames
+  const ElementFigures with_roi = time_element(context, ring, true, n_roi);
+  const ElementFigures meta_only = time_element(context, ring, false, n);
+
+  // 3. The core alone on the same device frames, and the meta creation alone on its results.
+  std::vector<GstVideoFrame> mapped(fs.size());
+  std::vector<const std::uint8_t*> device;
+  for (std::size_t i = 0; i < fs.size(); ++i) {
+    if (!gst_video_frame_map(&mapped[i], &ring.info, ring.buffers[i], GstMapFlags(GST_MAP_READ | GST_MAP_CUDA)))
+      Ring::fail("map for CUDA");
+    device.push_back(static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&mapped[i], 0)));
+  }
+  const std::ptrdiff_t stride = GST_VIDEO_FRAME_PLANE_STRIDE(&mapped[0], 0);
+  ccl::Options options;
+  options.threshold = kThreshold;
+  if (!gst_cuda_context_push(context)) Ring::fail("gst_cuda_context_push");
+  const bench::CoreTimes core = bench::time_core(device, w, h, stride, options, std::min(n, 1000));
+  gst_cuda_context_pop(nullptr);
+  for (GstVideoFrame& f : mapped) gst_video_frame_unmap(&f);
+  std::vector<double> meta_ms, roi_ms;
+  for (int i = 0; i < std::min(n, 1000); ++i) {
+    const ccl::Result& r = core.results[std::size_t(i) % core.results.size()];
+    GstBuffer* b = gst_buffer_new();
+    auto t = Clock::now();
+    gst_ccl_result_add_meta(b, r);
+    meta_ms.push_back(ms_since(t));
+    t = Clock::now();
+    gst_ccl_result_add_roi_metas(b, r);
+    roi_ms.push_back(ms_since(t));
+    gst_buffer_unref(b);
+  }
+
+  // 4. OpenCV on the host's cores, same luma frames.
+  std::vector<double> cv_ms, cv_thr_ms;
+  const int cv_frames = std::max<int>(int(fs.size()), w * h > 4000000 ? 150 : 300);
+  for (int i = 0; i < int(fs.size()); ++i) opencv_ccl(fs[std::size_t(i)], bin, labels, stats, centroids);  // warm-up
+  const auto cv_start = Clock::now();
+  for (int i = 0; i < cv_frames; ++i) {
+    const frames::Frame& f = fs[std::size_t(i) % fs.size()];
+    const cv::Mat luma(f.height, f.width, CV_8U, const_cast<std::uint8_t*>(f.pixels.data()), std::size_t(f.stride));
+    auto t = Clock::now();
+    cv::threshold(luma, bin, kThreshold, 255, cv::THRESH_BINARY);
+    const double thr = ms_since(t);
+    t = Clock::now();
+    cv::connectedComponentsWithStats(bin, labels, stats, centroids, 8, CV_32S, cv::CCL_DEFAULT);
+    const double ccl = ms_since(t);
+    cv_ms.push_back(ccl);
+    cv_thr_ms.push_back(thr + ccl);
+  }
+  const double cv_wall = ms_since(cv_start);
+  const double cv_fps = 1e3 / (std::accumulate(cv_ms.begin(), cv_ms.end(), 0.0) / cv_ms.size());
+  const double cv_thr_fps = cv_frames / cv_wall * 1e3;
+
+  std::printf("\n== %dx%d NV12, %s: %zu distinct frames, mean %.0f components/frame, element vs OpenCV on every "
+              "distinct frame: %s\n",
+              w, h, scene, fs.size(), mean_components, mismatches ? "MISMATCH" : "identical count, boxes and areas");
+  std::printf("  element (GstCclMeta + ROI metas, default)  %8.0f fps  median %7.1f us  p99 %7.1f us  (%d frames)\n",
+              with_roi.fps, with_roi.median_ms * 1e3, with_roi.p99_ms * 1e3, n_roi);
+  std::printf("  element (GstCclMeta, attach-roi-meta=false) %7.0f fps  median %7.1f us  p99 %7.1f us  (%d frames)\n",
+              meta_only.fps, meta_only.median_ms * 1e3, meta_only.p99_ms * 1e3, n);
+  std::printf("  core run() alone, same device frames       median %7.1f us  p99 %7.1f us\n",
+              percentile(core.run_ms, 0.5) * 1e3, percentile(core.run_ms, 0.99) * 1e3);
+  std::printf("  core stages (cudaEvent, median us):");
+  double stage_sum = 0;
+  for (const auto& s : core.stage_ms) {
+    const double m = percentile(s.second, 0.5) * 1e3;
+    stage_sum += m;
+    std::printf(" %s %.1f", s.first.c_str(), m);
+  }
+  std::printf("  (sum %.1f)\n", stage_sum);
+  std::printf("  meta creation (median us): GstCclMeta %.1f, ROI metas %.1f\n", percentile(meta_ms, 0.5) * 1e3,
+              percentile(roi_ms, 0.5) * 1e3);
+  std::printf("  OpenCV CCL_DEFAULT, %d threads: CCL %8.1f fps (median %.2f ms); threshold+CCL %.1f fps (%d frames)\n",
+              threads, cv_fps, percentile(cv_ms, 0.5), cv_thr_fps, cv_frames);
+  std::printf("  speedup vs OpenCV CCL alone: %.1fx (default element), %.1fx (attach-roi-meta=false); vs "
+              "threshold+CCL: %.1fx / %.1fx\n",
+              with_roi.fps / cv_fps, meta_only.fps / cv_fps, with_roi.fps / cv_thr_fps, meta_only.fps / cv_thr_fps);
+  std::printf("csv,%d,%d,%s,%.0f,%.0f,%.1f,%.1f,%.0f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n", w, h, scene,
+              mean_components, with_roi.fps, with_roi.median_ms * 1e3, with_roi.p99_ms * 1e3, meta_only.fps,
+              meta_only.median_ms * 1e3, meta_only.p99_ms * 1e3, percentile(core.run_ms, 0.5) * 1e3, cv_fps,
+              cv_thr_fps, meta_only.fps / cv_fps, with_roi.fps / cv_fps, mismatches);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int n = 3000, ring = 32, discs = 300;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--frames")) n = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--ring")) ring = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--discs")) discs = std::atoi(argv[i + 1]);
+  }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach the log even if the run is cut short
+  gst_init(&argc, &argv);
+  if (!gst_cuda_load_library()) Ring::fail("gst_cuda_load_library");
+  gst_cuda_memory_init_once();
+  GstCudaContext* context = gst_cuda_context_new(0);
+  if (!context) Ring::fail("gst_cuda_context_new(0)");
+  const int threads = int(std::thread::hardware_concurrency());
+  cv::setNumThreads(threads);
+  std::printf("ccl-bench-element: %d frames per figure, ring of %d pre-uploaded NV12 CUDA buffers, threshold=%d, "
+              "8-connectivity; OpenCV %s with %d threads\n",
+              n, ring, kThreshold, CV_VERSION, cv::getNumThreads());
+  std::printf("csv,width,height,scene,components,fps,median_us,p99_us,fps_noroi,median_us_noroi,p99_us_noroi,"
+              "core_median_us,opencv_fps,opencv_thr_fps,speedup_noroi,speedup_roi,mismatches\n");
+  for (auto [w, h] : {std::pair{1920, 1080}, std::pair{3840, 2160}}) {
+    run_case(context, "random blobs g=16 d=30%", blob_frames(w, h, ring), n, threads);
+    run_case(context, (std::to_string(discs) + " moving discs").c_str(), disc_frames(w, h, ring, discs), n, threads);
+  }
+  gst_object_unref(context);
+  return 0;
+}
