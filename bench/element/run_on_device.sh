@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # One batched device session for the element: element tests, compute-sanitizer memcheck on their
 # CUDA cases, then ccl-bench-element. Usage (repo root, packed runtime in .gpuhost, libraries the
 # host may lack in BUILD_DIR/hostlib): bench/element/run_on_device.sh BUILD_DIR OUT_DIR
 B=${1:-build-el4}
 O=${2:-.}
-. .gpuhost/env.sh
+source .gpuhost/env.sh
 export GST_PLUGIN_PATH=$PWD/$B/gst
 export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$PWD/$B/hostlib"
 T=$B/tests/element/ccl-test-element
