@@ -39,16 +39,25 @@ void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result) {
   GST_LOG("attached %zu of %u components", result.components.size(), result.n_components_total);
 }
 
+// Field names as quarks interned once: gst_structure_new() would look each name up in GLib's
+// global quark table for every component, which costs more than the meta itself.
+struct RoiQuarks {
+  GQuark type = g_quark_from_static_string("connected-component");
+  GQuark label = g_quark_from_static_string("label");
+  GQuark area = g_quark_from_static_string("area");
+  GQuark centroid_x = g_quark_from_static_string("centroid-x");
+  GQuark centroid_y = g_quark_from_static_string("centroid-y");
+};
+
 void gst_ccl_result_add_roi_metas(GstBuffer* buffer, const ccl::Result& result) {
-  static const GQuark roi_type = g_quark_from_static_string("connected-component");
+  static const RoiQuarks q;
   for (const ccl::Component& c : result.components) {
     GstVideoRegionOfInterestMeta* roi = gst_buffer_add_video_region_of_interest_meta_id(
-        buffer, roi_type, guint(c.x), guint(c.y), guint(c.width), guint(c.height));
+        buffer, q.type, guint(c.x), guint(c.y), guint(c.width), guint(c.height));
     roi->id = gint(c.label);
     gst_video_region_of_interest_meta_add_param(
-        roi, gst_structure_new("connected-component", "label", G_TYPE_UINT, c.label, "area", G_TYPE_UINT,
-                               c.area, "centroid-x", G_TYPE_DOUBLE, c.centroid_x, "centroid-y",
-                               G_TYPE_DOUBLE, c.centroid_y, nullptr));
+        roi, gst_structure_new_id(q.type, q.label, G_TYPE_UINT, c.label, q.area, G_TYPE_UINT, c.area, q.centroid_x,
+                                  G_TYPE_DOUBLE, c.centroid_x, q.centroid_y, G_TYPE_DOUBLE, c.centroid_y, nullptr));
   }
 }
 
