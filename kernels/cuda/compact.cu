@@ -5,6 +5,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "cuda_check.hpp"
+#include "label_optimized_uf.cuh"
 #include "stage_timer.cuh"
 #include "union_find.cuh"
 
@@ -13,6 +14,7 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kCountBlocks = 512;
+constexpr int kLabelMapThreads = 256;  // a warp per 32 pixels of a row
 
 bool filters_area(const Options& o) { return o.min_area > 0 || o.max_area != kUnlimited; }
 
@@ -73,14 +75,31 @@ __global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t n_out, co
   out[j] = c;
 }
 
-// Label map: 0 for background, else the component's label in the chosen order.
-__global__ void LabelMapKernel(DeviceMask mask, const std::uint32_t* labels, const std::uint32_t* root_rank,
-                               const std::uint32_t* row_offset, const std::uint32_t* final_label, LabelView out) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= mask.width || y >= mask.height) return;
+// Label map: 0 for background, else the component's label in the chosen order. Labeling left a
+// parent at tile-local run starts only, so each pixel goes through the start of its run; a warp
+// takes 32 pixels of a row and walks left (within the tile) for the run entering them.
+__global__ void __launch_bounds__(kLabelMapThreads)
+    LabelMapKernel(DeviceMask mask, const std::uint32_t* labels, const std::uint32_t* root_rank,
+                   const std::uint32_t* row_offset, const std::uint32_t* final_label, LabelView out) {
+  const int lane = lane_id(), x0 = blockIdx.x * 32, x = x0 + lane;
+  const int y = blockIdx.y * (kLabelMapThreads / 32) + int(threadIdx.x / 32);
+  if (y >= mask.height) return;  // the whole warp
+  const bool fg = x < mask.width && mask.foreground(x, y);
+  const unsigned row = __ballot_sync(kFullWarp, fg);
+  int entering = x0;  // start of the run holding pixel x0, if it is foreground
+  if ((row & 1u) && x0 % kTileWidth != 0) {
+    for (int sx = x0 - 32;; sx -= 32) {
+      const unsigned left = __ballot_sync(kFullWarp, mask.foreground(sx + lane, y));
+      entering = ~left ? sx + 32 - __clz(~left) : sx;
+      if (~left || sx % kTileWidth == 0) break;
+    }
+  }
+  if (x >= mask.width) return;
   std::uint32_t label = 0;
-  if (mask.foreground(x, y)) {
-    const std::uint32_t root = find_root(labels, labels[mask.index(x, y)]);
+  if (fg) {
+    const unsigned background_up_to_me = ~row & (lanes_below(lane) | 1u << lane);
+    const int start = background_up_to_me ? x0 + 32 - __clz(background_up_to_me) : entering;
+    const std::uint32_t root = find_root(labels, labels[mask.index(start, y)]);
     const std::uint32_t id = row_offset[root / std::uint32_t(mask.width)] + root_rank[root];
     label = final_label ? final_label[id] : id + 1;
   }
@@ -157,8 +176,9 @@ void compact(const DeviceMask& mask, Scratch& s, const Options& options, const F
       InvertOrderKernel<<<blocks_for(n), kThreads, 0, stream>>>(n, s.order, final_label);
       check_launch("InvertOrderKernel");
     }
-    const dim3 block(32, 8), grid((mask.width + 31) / 32, (mask.height + 7) / 8);
-    LabelMapKernel<<<grid, block, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, final_label, *labels);
+    const int rows_per_block = kLabelMapThreads / 32;
+    const dim3 grid((mask.width + 31) / 32, (mask.height + rows_per_block - 1) / rows_per_block);
+    LabelMapKernel<<<grid, kLabelMapThreads, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, final_label, *labels);
     check_launch("LabelMapKernel");
     mark(timer, "LabelMapKernel", stream);
   }

@@ -7,55 +7,88 @@
 namespace ccl::cuda {
 namespace {
 
-constexpr int kMergeWarps = 8;  // each warp takes every 8th row of the 32-row tile
+constexpr int kRowWords = kTileWidth / 32;
+constexpr int kMergeThreads = kTileHeight * kRowWords;  // one thread per 32-pixel word of the tile
 constexpr int kBoundaryThreads = 256;
 
-__device__ bool bit(unsigned row, int i) { return (row >> i) & 1u; }
+// Tile-row position of the first pixel of the run holding foreground position `pos`.
+__device__ int run_start(const unsigned* row, int pos) {
+  int w = pos / 32;
+  unsigned background = ~row[w] & ((2u << (pos % 32)) - 1u);
+  while (background == 0 && w > 0) background = ~row[--w];
+  return background ? w * 32 + 32 - __clz(background) : 0;
+}
 
-// Local merge of one 32x32 tile. Coarse labeling: a ballot gives each row's foreground, and every
-// pixel points at the start of its run in the tile row (Chen's row scan and unification in one
-// step). Then local union-find joins runs of adjacent rows at the first pixel of each overlap only
-// (the next pixels of that overlap would join the same two runs again).
+// Foreground of each pixel's left (right) neighbour within the tile row, for the word `k`.
+__device__ unsigned left_bits(const unsigned* row, int k) { return row[k] << 1 | (k > 0 ? row[k - 1] >> 31 : 0u); }
+__device__ unsigned right_bits(const unsigned* row, int k) {
+  return row[k] >> 1 | (k + 1 < kRowWords ? row[k + 1] << 31 : 0u);
+}
+
+// Local merge of one 128x64 tile, one thread per 32-pixel word (two 16-byte loads). The union-find
+// nodes are the tile row runs, indexed by their first pixel: Chen's row scan and unification give
+// each pixel its run start in one step from the foreground bits, the column scan points each run
+// start at the run above it, and local union-find then joins the remaining contacts between runs
+// of adjacent rows, once each at the first pixel of a contact. Labels are written only for run
+// starts and the tile border, the pixels later stages read.
 template <int Connectivity>
-__global__ void __launch_bounds__(kTileWidth * kMergeWarps) LocalMergeKernel(DeviceMask mask, std::uint32_t* labels) {
+__global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mask, std::uint32_t* labels) {
   __shared__ std::uint32_t parent[kTileHeight * kTileWidth];
-  __shared__ unsigned row_fg[kTileHeight];
-  const int lx = threadIdx.x;
-  const int x = blockIdx.x * kTileWidth + lx;
-  const int y0 = blockIdx.y * kTileHeight;
+  __shared__ unsigned fg_rows[kTileHeight][kRowWords];
+  const int ly = threadIdx.x / kRowWords, k = threadIdx.x % kRowWords;
+  const int tile_x = blockIdx.x * kTileWidth, tile_y = blockIdx.y * kTileHeight;
+  const int x = tile_x + 32 * k, y = tile_y + ly;
+  const bool vector = mask.vector_rows();
+  unsigned fg = 0;
+  if (y < mask.height) fg = mask.foreground_bits16(x, y, vector) | mask.foreground_bits16(x + 16, y, vector) << 16;
+  fg_rows[ly][k] = fg;
+  __syncthreads();
 
-#pragma unroll
-  for (int ly = threadIdx.y; ly < kTileHeight; ly += kMergeWarps) {
-    const int y = y0 + ly;
-    const bool fg = x < mask.width && y < mask.height && mask.foreground(x, y);
-    const unsigned row = __ballot_sync(kFullWarp, fg);
-    if (lx == 0) row_fg[ly] = row;
-    const unsigned bg_up_to_me = ~row & (lanes_below(lx) | (1u << lx));
-    const int run_start = bg_up_to_me ? 32 - __clz(bg_up_to_me) : 0;
-    parent[ly * kTileWidth + lx] = ly * kTileWidth + run_start;
+  const unsigned* row = fg_rows[ly];
+  const unsigned* up_row = fg_rows[ly > 0 ? ly - 1 : 0];
+  const unsigned starts = fg & ~left_bits(row, k);
+  const unsigned up = ly > 0 ? up_row[k] : 0u;
+  const std::uint32_t base = ly * kTileWidth;
+  for (unsigned s = starts; s; s &= s - 1) {  // column scan
+    const int pos = 32 * k + __ffs(s) - 1;
+    parent[base + pos] = (up >> (pos % 32)) & 1u ? base - kTileWidth + run_start(up_row, pos) : base + pos;
   }
   __syncthreads();
 
-  for (int ly = threadIdx.y; ly < kTileHeight; ly += kMergeWarps) {
-    const unsigned cur = row_fg[ly];
-    if (ly == 0 || !bit(cur, lx)) continue;
-    const unsigned up = row_fg[ly - 1];
-    const std::uint32_t me = ly * kTileWidth + lx;
-    if (bit(up, lx) && !(lx > 0 && bit(cur, lx - 1) && bit(up, lx - 1))) unite(parent, me, me - kTileWidth);
+  if (ly > 0) {
+    const unsigned left = left_bits(row, k), up_left = left_bits(up_row, k);
+    const unsigned vertical = fg & left & up & ~up_left;  // contacts not at a run start: those had the column scan
+    unsigned diagonal_left = 0, diagonal_right = 0;
     if (Connectivity == 8) {
-      if (lx > 0 && bit(up, lx - 1) && !bit(up, lx) && !bit(cur, lx - 1)) unite(parent, me, me - kTileWidth - 1);
-      if (lx < kTileWidth - 1 && bit(up, lx + 1) && !bit(up, lx) && !bit(cur, lx + 1))
-        unite(parent, me, me - kTileWidth + 1);
+      diagonal_left = fg & up_left & ~up & ~left;
+      diagonal_right = fg & right_bits(up_row, k) & ~up & ~right_bits(row, k);
     }
+    // a pixel can touch two runs above it diagonally, so each kind of contact has its own loop
+    auto join = [&](unsigned contacts, int dx) {
+      for (; contacts; contacts &= contacts - 1) {
+        const int pos = 32 * k + __ffs(contacts) - 1;
+        unite(parent, base + run_start(row, pos), base - kTileWidth + run_start(up_row, pos + dx));
+      }
+    };
+    join(vertical, 0);
+    join(diagonal_left, -1);
+    join(diagonal_right, 1);
   }
   __syncthreads();
 
-  for (int ly = threadIdx.y; ly < kTileHeight; ly += kMergeWarps) {
-    if (!bit(row_fg[ly], lx)) continue;
-    const std::uint32_t root = find_root_compress(parent, std::uint32_t(ly * kTileWidth + lx));
-    const int root_x = blockIdx.x * kTileWidth + int(root % kTileWidth);
-    const int root_y = y0 + int(root / kTileWidth);
-    labels[mask.index(x, y0 + ly)] = mask.index(root_x, root_y);
+  unsigned written = starts;
+  if (ly == 0 || ly == kTileHeight - 1) written = fg;  // the rows BoundaryUnionKernel joins
+  if (k == kRowWords - 1) written |= fg & 0x80000000u;  // the right column
+  int cached_start = -1;
+  std::uint32_t root = 0;
+  for (unsigned s = written; s; s &= s - 1) {
+    const int bit = __ffs(s) - 1;
+    const int start = run_start(row, 32 * k + bit);
+    if (start != cached_start) {
+      cached_start = start;
+      root = find_root_compress(parent, base + start);
+    }
+    labels[mask.index(x + bit, y)] = mask.index(tile_x + int(root % kTileWidth), tile_y + int(root / kTileWidth));
   }
 }
 
@@ -104,7 +137,7 @@ __global__ void __launch_bounds__(kBoundaryThreads)
 template <int Connectivity>
 void label(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, StageTimer* timer) {
   const dim3 tiles((mask.width + kTileWidth - 1) / kTileWidth, (mask.height + kTileHeight - 1) / kTileHeight);
-  LocalMergeKernel<Connectivity><<<tiles, dim3(kTileWidth, kMergeWarps), 0, stream>>>(mask, labels);
+  LocalMergeKernel<Connectivity><<<tiles, kMergeThreads, 0, stream>>>(mask, labels);
   check_launch("LocalMergeKernel");
   mark(timer, "LocalMergeKernel", stream);
 

@@ -1,5 +1,5 @@
 // The protocol's random frames (density 0..100 % in 5 % steps, g = 1..16) at sizes around the
-// 32x32 tile, with padded strides, gray levels and thresholds, both orders, area filters and
+// 128x64 tile (and the old 32x32 one), with padded strides, gray levels and thresholds, both orders, area filters and
 // max_objects; CUDA == CPU == oracle, label map included.
 #include <random>
 
@@ -14,8 +14,9 @@ struct Size {
 };
 
 const Size kSizes[] = {{1, 200},   {200, 1},   {31, 31},   {32, 32},   {33, 33},  {37, 61},   {64, 64},   {65, 31},
-                       {97, 101}, {127, 129}, {128, 96},  {160, 160}, {200, 53}, {61, 257},  {255, 129}};
-const Size kQuickSizes[] = {{1, 40}, {33, 33}, {65, 31}, {45, 70}};
+                       {97, 101}, {127, 129}, {128, 96},  {160, 160}, {200, 53}, {61, 257},  {255, 129},
+                       {129, 65}, {121, 70},  {256, 128}, {385, 193}};
+const Size kQuickSizes[] = {{1, 40}, {33, 33}, {65, 31}, {45, 70}, {130, 66}};
 
 ccl::Options random_options(std::mt19937& rng, int connectivity, bool gray) {
   ccl::Options o;
