@@ -1,9 +1,11 @@
-// Registers the cudaccl element and the GstCclMeta it attaches.
+// Registers the elements (cudaccl, ccloverlay, cclblobsrc) and the GstCclMeta cudaccl attaches.
 #include <config.h>
 
 #include <gst/gst.h>
 
 #include "ccl/gstcclmeta.h"
+#include "cclblobsrc.h"
+#include "ccloverlay.h"
 #include "gstcudaccl.h"
 
 #if CCL_HAVE_CUDA
@@ -24,7 +26,10 @@ static gboolean plugin_init(GstPlugin* plugin) {
     GST_INFO("CUDA driver library not loaded; cudaccl will use the CPU backend");
 #endif
   gst_ccl_meta_get_info();
-  return GST_ELEMENT_REGISTER(cudaccl, plugin);
+  gboolean ok = GST_ELEMENT_REGISTER(cudaccl, plugin);
+  ok &= GST_ELEMENT_REGISTER(ccloverlay, plugin);
+  ok &= GST_ELEMENT_REGISTER(cclblobsrc, plugin);
+  return ok;
 }
 
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, ccl,

@@ -1,0 +1,269 @@
+/**
+ * SECTION:element-cclblobsrc
+ * @title: cclblobsrc
+ *
+ * Generates a GRAY8 scene that looks like a binarizable surveillance view: bright objects
+ * (ellipses of several sizes and shapes, values 160..255) moving in straight lines and bouncing
+ * off the frame edges, over a dim static background (a gradient and building-like blocks,
+ * all below 100). Thresholding at 128 (cudaccl threshold=128) keeps exactly the objects; objects
+ * that overlap merge into one component. The same seed and caps give the same frames.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 cclblobsrc num-buffers=300 ! cudaccl threshold=128 ! videoconvert ! \
+ *   video/x-raw,format=RGBA ! ccloverlay ! videoconvert ! autovideosink
+ * ]|
+ */
+#include "cclblobsrc.h"
+
+#include <config.h>
+
+#include <gst/video/video.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+GST_DEBUG_CATEGORY_STATIC(gst_ccl_blob_src_debug);
+#define GST_CAT_DEFAULT gst_ccl_blob_src_debug
+
+enum { PROP_0, PROP_N_BLOBS, PROP_SEED };
+
+#define DEFAULT_N_BLOBS 14u
+#define DEFAULT_SEED 1u
+#define MAX_N_BLOBS 10000u
+#define DEFAULT_WIDTH 640
+#define DEFAULT_HEIGHT 360
+
+namespace {
+
+struct Blob {
+  double x, y, vx, vy;  // centre and velocity in pixels (per frame)
+  double rx, ry;        // radii
+  guint8 value;         // brightness at the centre
+};
+
+// SplitMix64: small, fast and the same on every platform.
+struct Rng {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double uniform(double lo, double hi) { return lo + (hi - lo) * double(next() >> 11) / double(1ull << 53); }
+};
+
+// Position on [lo, hi] of a point moving from p0 at speed v that bounces off both ends.
+double bounce(double p0, double v, double t, double lo, double hi) {
+  const double span = hi - lo;
+  if (span <= 0) return (lo + hi) / 2;
+  double p = std::fmod(p0 - lo + v * t, 2 * span);
+  if (p < 0) p += 2 * span;
+  return lo + (p <= span ? p : 2 * span - p);
+}
+
+}  // namespace
+
+struct _GstCclBlobSrc {
+  GstPushSrc parent;
+
+  guint n_blobs, seed;  // properties, guarded by the object lock
+
+  // From set_caps to the next caps.
+  GstVideoInfo info;
+  std::vector<guint8>* background;  // width x height, tightly packed
+  std::vector<Blob>* blobs;
+  guint64 n_frames;
+};
+
+G_DEFINE_TYPE(GstCclBlobSrc, gst_ccl_blob_src, GST_TYPE_PUSH_SRC);
+GST_ELEMENT_REGISTER_DEFINE(cclblobsrc, "cclblobsrc", GST_RANK_NONE, GST_TYPE_CCL_BLOB_SRC);
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
+    "src", GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS("video/x-raw, format = (string) GRAY8, width = (int) [ 1, 65535 ], "
+                    "height = (int) [ 1, 65535 ], framerate = " GST_VIDEO_FPS_RANGE));
+
+// Static background: darker at the top, building-like blocks; every value stays below 100.
+static void gst_ccl_blob_src_make_background(GstCclBlobSrc* self, Rng rng) {
+  const gint w = GST_VIDEO_INFO_WIDTH(&self->info), h = GST_VIDEO_INFO_HEIGHT(&self->info);
+  std::vector<guint8>& bg = *self->background;
+  bg.assign(gsize(w) * h, 0);
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < w; x++) bg[gsize(y) * w + x] = guint8(25 + 45.0 * y / std::max(h - 1, 1));
+  for (int b = 0; b < 8; b++) {
+    const gint bw = gint(rng.uniform(0.05, 0.2) * w), bh = gint(rng.uniform(0.1, 0.45) * h);
+    const gint bx = gint(rng.uniform(0, 1) * (w - bw)), by = gint(rng.uniform(0, 0.4) * h);
+    const guint8 v = guint8(rng.uniform(55, 95));
+    for (gint y = by; y < std::min(by + bh, h); y++)
+      for (gint x = bx; x < std::min(bx + bw, w); x++) bg[gsize(y) * w + x] = v;
+  }
+}
+
+static void gst_ccl_blob_src_make_blobs(GstCclBlobSrc* self, guint n, Rng rng) {
+  const double w = GST_VIDEO_INFO_WIDTH(&self->info), h = GST_VIDEO_INFO_HEIGHT(&self->info);
+  const double unit = std::min(w, h);
+  self->blobs->clear();
+  for (guint i = 0; i < n; i++) {
+    Blob b;
+    const double size = rng.uniform(0.025, 0.09) * unit;
+    const double aspect = rng.uniform(0, 1) < 0.5 ? rng.uniform(1.8, 2.8) : rng.uniform(0.35, 0.7);  // people, cars
+    b.rx = size, b.ry = size * aspect;
+    b.x = rng.uniform(0, w), b.y = rng.uniform(0, h);
+    const double speed = rng.uniform(0.002, 0.012) * unit, angle = rng.uniform(0, 2 * G_PI);
+    b.vx = speed * std::cos(angle), b.vy = speed * std::sin(angle);
+    b.value = guint8(rng.uniform(200, 255));
+    self->blobs->push_back(b);
+  }
+}
+
+static gboolean gst_ccl_blob_src_set_caps(GstBaseSrc* src, GstCaps* caps) {
+  GstCclBlobSrc* self = GST_CCL_BLOB_SRC(src);
+  if (!gst_video_info_from_caps(&self->info, caps)) {
+    GST_ERROR_OBJECT(self, "caps %" GST_PTR_FORMAT " are not video caps", caps);
+    return FALSE;
+  }
+  GST_OBJECT_LOCK(self);
+  const guint n = self->n_blobs, seed = self->seed;
+  GST_OBJECT_UNLOCK(self);
+  Rng rng{seed};
+  gst_ccl_blob_src_make_background(self, Rng{rng.next()});
+  gst_ccl_blob_src_make_blobs(self, n, Rng{rng.next()});
+  return TRUE;
+}
+
+static GstCaps* gst_ccl_blob_src_fixate(GstBaseSrc* src, GstCaps* caps) {
+  caps = gst_caps_make_writable(caps);
+  GstStructure* s = gst_caps_get_structure(caps, 0);
+  gst_structure_fixate_field_nearest_int(s, "width", DEFAULT_WIDTH);
+  gst_structure_fixate_field_nearest_int(s, "height", DEFAULT_HEIGHT);
+  gst_structure_fixate_field_nearest_fraction(s, "framerate", 30, 1);
+  return GST_BASE_SRC_CLASS(gst_ccl_blob_src_parent_class)->fixate(src, caps);
+}
+
+static gboolean gst_ccl_blob_src_start(GstBaseSrc* src) {
+  GST_CCL_BLOB_SRC(src)->n_frames = 0;
+  return TRUE;
+}
+
+static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
+  GstCclBlobSrc* self = GST_CCL_BLOB_SRC(src);
+  const GstVideoInfo& info = self->info;
+  const gint w = GST_VIDEO_INFO_WIDTH(&info), h = GST_VIDEO_INFO_HEIGHT(&info);
+  if (w == 0) return GST_FLOW_NOT_NEGOTIATED;
+
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  GstVideoFrame frame;
+  if (!gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE)) {
+    gst_buffer_unref(buffer);
+    GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not map a new frame for writing."), (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  guint8* data = static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
+  const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0);
+  for (gint y = 0; y < h; y++) std::copy_n(self->background->data() + gsize(y) * w, w, data + gsize(y) * stride);
+
+  const double t = double(self->n_frames);
+  for (const Blob& b : *self->blobs) {
+    const double cx = bounce(b.x, b.vx, t, 0, w - 1), cy = bounce(b.y, b.vy, t, 0, h - 1);
+    const gint x0 = std::max(0, gint(std::floor(cx - b.rx))), x1 = std::min(w - 1, gint(std::ceil(cx + b.rx)));
+    const gint y0 = std::max(0, gint(std::floor(cy - b.ry))), y1 = std::min(h - 1, gint(std::ceil(cy + b.ry)));
+    for (gint y = y0; y <= y1; y++)
+      for (gint x = x0; x <= x1; x++) {
+        const double dx = (x - cx) / b.rx, dy = (y - cy) / b.ry, d2 = dx * dx + dy * dy;
+        // shaded towards the rim, never below 160 so threshold=128 keeps the whole object
+        if (d2 <= 1.0) data[gsize(y) * stride + x] = guint8(std::max(160.0, b.value - 60.0 * d2));
+      }
+  }
+  gst_video_frame_unmap(&frame);
+
+  const gint fps_n = GST_VIDEO_INFO_FPS_N(&info), fps_d = GST_VIDEO_INFO_FPS_D(&info);
+  if (fps_n > 0) {
+    GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(self->n_frames, fps_d * GST_SECOND, fps_n);
+    GST_BUFFER_DURATION(buffer) =
+        gst_util_uint64_scale(self->n_frames + 1, fps_d * GST_SECOND, fps_n) - GST_BUFFER_PTS(buffer);
+  }
+  GST_BUFFER_OFFSET(buffer) = self->n_frames;
+  GST_BUFFER_OFFSET_END(buffer) = ++self->n_frames;
+  *out = buffer;
+  return GST_FLOW_OK;
+}
+
+static void gst_ccl_blob_src_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  GstCclBlobSrc* self = GST_CCL_BLOB_SRC(object);
+  GST_OBJECT_LOCK(self);
+  switch (prop_id) {
+    case PROP_N_BLOBS: self->n_blobs = g_value_get_uint(value); break;
+    case PROP_SEED: self->seed = g_value_get_uint(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_ccl_blob_src_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  GstCclBlobSrc* self = GST_CCL_BLOB_SRC(object);
+  GST_OBJECT_LOCK(self);
+  switch (prop_id) {
+    case PROP_N_BLOBS: g_value_set_uint(value, self->n_blobs); break;
+    case PROP_SEED: g_value_set_uint(value, self->seed); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_ccl_blob_src_finalize(GObject* object) {
+  GstCclBlobSrc* self = GST_CCL_BLOB_SRC(object);
+  delete self->background;
+  delete self->blobs;
+  G_OBJECT_CLASS(gst_ccl_blob_src_parent_class)->finalize(object);
+}
+
+static void gst_ccl_blob_src_class_init(GstCclBlobSrcClass* klass) {
+  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
+  GstBaseSrcClass* basesrc_class = GST_BASE_SRC_CLASS(klass);
+  GstPushSrcClass* pushsrc_class = GST_PUSH_SRC_CLASS(klass);
+  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
+
+  gobject_class->set_property = gst_ccl_blob_src_set_property;
+  gobject_class->get_property = gst_ccl_blob_src_get_property;
+  gobject_class->finalize = gst_ccl_blob_src_finalize;
+
+  g_object_class_install_property(
+      gobject_class, PROP_N_BLOBS,
+      g_param_spec_uint("n-blobs", "Number of blobs", "Number of moving objects in the scene", 0, MAX_N_BLOBS,
+                        DEFAULT_N_BLOBS, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_SEED,
+      g_param_spec_uint("seed", "Seed", "Seed of the scene: background, object sizes, positions and velocities",
+                        0, G_MAXUINT32, DEFAULT_SEED, flags));
+
+  gst_element_class_set_static_metadata(
+      element_class, "Moving blob test source", "Source/Video",
+      "Generates a surveillance-like GRAY8 scene: bright objects (values 160..255) moving and bouncing over a dim "
+      "static background (values below 100), so threshold=128 in cudaccl finds exactly the objects. Default "
+      "640x360 at 30 fps; the same seed and caps give the same frames.\n"
+      "Example: gst-launch-1.0 cclblobsrc num-buffers=300 ! cudaccl threshold=128 ! videoconvert ! "
+      "video/x-raw,format=RGBA ! ccloverlay ! videoconvert ! autovideosink",
+      "gst-ccl developers");
+  gst_element_class_add_static_pad_template(element_class, &src_template);
+
+  basesrc_class->set_caps = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_set_caps);
+  basesrc_class->fixate = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_fixate);
+  basesrc_class->start = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_start);
+  pushsrc_class->create = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_create);
+
+  GST_DEBUG_CATEGORY_INIT(gst_ccl_blob_src_debug, "cclblobsrc", 0, "moving blob test source");
+}
+
+static void gst_ccl_blob_src_init(GstCclBlobSrc* self) {
+  self->n_blobs = DEFAULT_N_BLOBS;
+  self->seed = DEFAULT_SEED;
+  gst_video_info_init(&self->info);
+  self->background = new std::vector<guint8>();
+  self->blobs = new std::vector<Blob>();
+  gst_base_src_set_format(GST_BASE_SRC(self), GST_FORMAT_TIME);
+}

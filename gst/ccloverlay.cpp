@@ -1,0 +1,281 @@
+/**
+ * SECTION:element-ccloverlay
+ * @title: ccloverlay
+ *
+ * Draws what cudaccl found, so a person can see it: each component's bounding box, a cross on
+ * its centroid and its label number, onto the video frame itself. The components come from the
+ * #GstCclMeta on the buffer, or, when a buffer carries none, from its
+ * #GstVideoRegionOfInterestMeta (label = the "connected-component" parameter or the ROI id).
+ * Boxes and centroids of a #GstCclMeta made for another frame size are rescaled to this frame.
+ *
+ * Works in place on system-memory GRAY8, I420, NV12, RGBA and BGRx frames. On YUV and gray
+ * frames the color is converted with the frame's colorimetry (gray frames get its luma only).
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=circular ! video/x-raw,format=GRAY8 ! cudaccl threshold=128 ! \
+ *   videoconvert ! video/x-raw,format=RGBA ! ccloverlay ! videoconvert ! autovideosink
+ * ]| Shows the rings of the test pattern, boxed and numbered.
+ * |[
+ * gst-launch-1.0 cclblobsrc num-buffers=1 ! cudaccl threshold=128 ! videoconvert ! \
+ *   video/x-raw,format=RGBA ! ccloverlay ! pngenc ! filesink location=components.png
+ * ]| Writes one annotated frame to a PNG file.
+ */
+#include "ccloverlay.h"
+
+#include <config.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "ccl/gstcclmeta.h"
+#include "ccl_draw.h"
+
+GST_DEBUG_CATEGORY_STATIC(gst_ccl_overlay_debug);
+#define GST_CAT_DEFAULT gst_ccl_overlay_debug
+
+enum {
+  PROP_0,
+  PROP_DRAW_BOXES,
+  PROP_DRAW_CENTROIDS,
+  PROP_DRAW_LABELS,
+  PROP_COLOR,
+  PROP_LABEL_BACKGROUND,
+  PROP_LINE_WIDTH,
+  PROP_LABEL_SCALE,
+};
+
+#define DEFAULT_DRAW_BOXES TRUE
+#define DEFAULT_DRAW_CENTROIDS TRUE
+#define DEFAULT_DRAW_LABELS TRUE
+#define DEFAULT_COLOR 0xff00ff00u             // opaque green
+#define DEFAULT_LABEL_BACKGROUND 0xc0000000u  // mostly opaque black
+#define DEFAULT_LINE_WIDTH 1u
+#define DEFAULT_LABEL_SCALE 0u  // automatic
+#define MAX_LINE_WIDTH 16u
+#define MAX_LABEL_SCALE 16u
+
+#define GST_CCL_OVERLAY_FORMATS "{ GRAY8, I420, NV12, RGBA, BGRx }"
+
+struct _GstCclOverlay {
+  GstVideoFilter parent;
+
+  // Properties, guarded by the object lock; read once per frame.
+  gboolean draw_boxes, draw_centroids, draw_labels;
+  guint color, label_background, line_width, label_scale;
+};
+
+G_DEFINE_TYPE(GstCclOverlay, gst_ccl_overlay, GST_TYPE_VIDEO_FILTER);
+GST_ELEMENT_REGISTER_DEFINE(ccloverlay, "ccloverlay", GST_RANK_NONE, GST_TYPE_CCL_OVERLAY);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE(
+    "sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(GST_CCL_OVERLAY_FORMATS)));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
+    "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(GST_CCL_OVERLAY_FORMATS)));
+
+namespace {
+
+// One component to draw, in this frame's pixel coordinates.
+struct Mark {
+  gint x, y, width, height;
+  gdouble centroid_x, centroid_y;
+  guint label;
+  bool has_label;
+};
+
+struct Settings {
+  gboolean draw_boxes, draw_centroids, draw_labels;
+  guint color, label_background, line_width, label_scale;
+};
+
+// From GstCclMeta, rescaled when the meta describes a frame of another size.
+void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, std::vector<Mark>* marks) {
+  const double sx = meta->width ? double(frame_w) / meta->width : 1.0;
+  const double sy = meta->height ? double(frame_h) / meta->height : 1.0;
+  for (guint i = 0; i < meta->n_components; i++) {
+    const GstCclComponent& c = meta->components[i];
+    const gint x0 = gint(std::floor(c.x * sx)), y0 = gint(std::floor(c.y * sy));
+    const gint x1 = gint(std::ceil((double(c.x) + c.width) * sx)), y1 = gint(std::ceil((double(c.y) + c.height) * sy));
+    marks->push_back(Mark{x0, y0, std::max(x1 - x0, 1), std::max(y1 - y0, 1), (c.centroid_x + 0.5) * sx - 0.5,
+                          (c.centroid_y + 0.5) * sy - 0.5, c.label, true});
+  }
+}
+
+// From ROI metas: the "connected-component" parameters where cudaccl set them, else the box centre and id.
+void marks_from_roi_metas(GstBuffer* buffer, std::vector<Mark>* marks) {
+  gpointer state = nullptr;
+  GstMeta* meta;
+  while ((meta = gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+    auto* roi = reinterpret_cast<GstVideoRegionOfInterestMeta*>(meta);
+    Mark m{gint(roi->x), gint(roi->y), gint(roi->w), gint(roi->h), roi->x + (roi->w - 1) / 2.0,
+           roi->y + (roi->h - 1) / 2.0, guint(std::max(roi->id, 0)), roi->id >= 0};
+    if (const GstStructure* s = gst_video_region_of_interest_meta_get_param(roi, "connected-component")) {
+      gst_structure_get_double(s, "centroid-x", &m.centroid_x);
+      gst_structure_get_double(s, "centroid-y", &m.centroid_y);
+      guint label;
+      if (gst_structure_get_uint(s, "label", &label)) m.label = label, m.has_label = true;
+    }
+    marks->push_back(m);
+  }
+}
+
+// Label digits grow with the frame so they stay readable: 7 px tall up to 799 lines, then more.
+gint label_scale_for(const Settings& s, gint frame_w, gint frame_h) {
+  return s.label_scale ? gint(s.label_scale) : std::max(1, std::min(frame_w, frame_h) / 400);
+}
+
+void draw_label(GstVideoFrame* frame, const CclPen& pen, const CclPen& background, const Mark& m, gint scale) {
+  gint tw, th;
+  ccl_number_size(m.label, scale, &tw, &th);
+  const gint pad = scale, bw = tw + 2 * pad, bh = th + 2 * pad;
+  // above the box's top-left corner, or inside it where the box touches the top edge
+  const gint top = m.y >= bh ? m.y - bh : m.y;
+  const gint left = std::max(0, std::min(m.x, GST_VIDEO_FRAME_WIDTH(frame) - bw));
+  ccl_draw_fill_rect(frame, background, left, top, bw, bh);
+  ccl_draw_number(frame, pen, left + pad, top + pad, m.label, scale);
+}
+
+}  // namespace
+
+static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, GstVideoFrame* frame) {
+  GstCclOverlay* self = GST_CCL_OVERLAY(filter);
+  GST_OBJECT_LOCK(self);
+  const Settings s{self->draw_boxes, self->draw_centroids, self->draw_labels, self->color,
+                   self->label_background, self->line_width, self->label_scale};
+  GST_OBJECT_UNLOCK(self);
+
+  const gint w = GST_VIDEO_FRAME_WIDTH(frame), h = GST_VIDEO_FRAME_HEIGHT(frame);
+  std::vector<Mark> marks;
+  if (const GstCclMeta* meta = gst_buffer_get_ccl_meta(frame->buffer))
+    marks_from_ccl_meta(meta, w, h, &marks);
+  else
+    marks_from_roi_metas(frame->buffer, &marks);
+  GST_LOG_OBJECT(self, "drawing %zu components", marks.size());
+  if (marks.empty()) return GST_FLOW_OK;
+
+  const CclPen pen = ccl_pen_from_argb(&frame->info, s.color);
+  const CclPen background = ccl_pen_from_argb(&frame->info, s.label_background);
+  const gint lw = gint(s.line_width);
+  // Labels last, so no box or cross is drawn over a number.
+  if (s.draw_boxes)
+    for (const Mark& m : marks) ccl_draw_box(frame, pen, m.x, m.y, m.width, m.height, lw);
+  if (s.draw_centroids) {
+    const gint arm = std::max(2, 2 * lw + label_scale_for(s, w, h));
+    for (const Mark& m : marks)
+      ccl_draw_cross(frame, pen, gint(std::lround(m.centroid_x)), gint(std::lround(m.centroid_y)), arm, lw);
+  }
+  if (s.draw_labels) {
+    const gint scale = label_scale_for(s, w, h);
+    for (const Mark& m : marks)
+      if (m.has_label) draw_label(frame, pen, background, m, scale);
+  }
+  return GST_FLOW_OK;
+}
+
+static void gst_ccl_overlay_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  GstCclOverlay* self = GST_CCL_OVERLAY(object);
+  GST_OBJECT_LOCK(self);
+  switch (prop_id) {
+    case PROP_DRAW_BOXES: self->draw_boxes = g_value_get_boolean(value); break;
+    case PROP_DRAW_CENTROIDS: self->draw_centroids = g_value_get_boolean(value); break;
+    case PROP_DRAW_LABELS: self->draw_labels = g_value_get_boolean(value); break;
+    case PROP_COLOR: self->color = g_value_get_uint(value); break;
+    case PROP_LABEL_BACKGROUND: self->label_background = g_value_get_uint(value); break;
+    case PROP_LINE_WIDTH: self->line_width = g_value_get_uint(value); break;
+    case PROP_LABEL_SCALE: self->label_scale = g_value_get_uint(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_ccl_overlay_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  GstCclOverlay* self = GST_CCL_OVERLAY(object);
+  GST_OBJECT_LOCK(self);
+  switch (prop_id) {
+    case PROP_DRAW_BOXES: g_value_set_boolean(value, self->draw_boxes); break;
+    case PROP_DRAW_CENTROIDS: g_value_set_boolean(value, self->draw_centroids); break;
+    case PROP_DRAW_LABELS: g_value_set_boolean(value, self->draw_labels); break;
+    case PROP_COLOR: g_value_set_uint(value, self->color); break;
+    case PROP_LABEL_BACKGROUND: g_value_set_uint(value, self->label_background); break;
+    case PROP_LINE_WIDTH: g_value_set_uint(value, self->line_width); break;
+    case PROP_LABEL_SCALE: g_value_set_uint(value, self->label_scale); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_ccl_overlay_class_init(GstCclOverlayClass* klass) {
+  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
+  GstVideoFilterClass* filter_class = GST_VIDEO_FILTER_CLASS(klass);
+  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+
+  gobject_class->set_property = gst_ccl_overlay_set_property;
+  gobject_class->get_property = gst_ccl_overlay_get_property;
+
+  g_object_class_install_property(
+      gobject_class, PROP_DRAW_BOXES,
+      g_param_spec_boolean("draw-boxes", "Draw boxes", "Draw each component's bounding box", DEFAULT_DRAW_BOXES,
+                           flags));
+  g_object_class_install_property(
+      gobject_class, PROP_DRAW_CENTROIDS,
+      g_param_spec_boolean("draw-centroids", "Draw centroids", "Draw a cross on each component's centroid",
+                           DEFAULT_DRAW_CENTROIDS, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_DRAW_LABELS,
+      g_param_spec_boolean("draw-labels", "Draw labels",
+                           "Write each component's label number above its box (inside it at the top edge)",
+                           DEFAULT_DRAW_LABELS, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_COLOR,
+      g_param_spec_uint("color", "Color",
+                        "Color of boxes, crosses and digits as 0xAARRGGBB (alpha 0 = invisible, 255 = opaque); "
+                        "gray frames get its luma; default 0xff00ff00, opaque green",
+                        0, G_MAXUINT32, DEFAULT_COLOR, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_LABEL_BACKGROUND,
+      g_param_spec_uint("label-background", "Label background",
+                        "Color of the box behind each label as 0xAARRGGBB (0 = no box; default 0xc0000000, 75% black)", 0, G_MAXUINT32,
+                        DEFAULT_LABEL_BACKGROUND, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_LINE_WIDTH,
+      g_param_spec_uint("line-width", "Line width", "Thickness of box outlines and crosses in pixels", 1,
+                        MAX_LINE_WIDTH, DEFAULT_LINE_WIDTH, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_LABEL_SCALE,
+      g_param_spec_uint("label-scale", "Label scale",
+                        "Size of the label digits: each is 5x7 font pixels of scale x scale frame pixels "
+                        "(0 = automatic: 1 per 400 pixels of the frame's shorter side, at least 1)",
+                        0, MAX_LABEL_SCALE, DEFAULT_LABEL_SCALE, flags));
+
+  gst_element_class_set_static_metadata(
+      element_class, "Connected component overlay", "Filter/Effect/Video",
+      "Draws the connected components found by cudaccl onto the frame: each component's bounding box, a cross "
+      "on its centroid and its label number. Reads GstCclMeta, or the GstVideoRegionOfInterestMeta on buffers "
+      "without one; a GstCclMeta made for another frame size is rescaled. Works in place on system-memory "
+      "GRAY8, I420, NV12, RGBA and BGRx frames (gray frames get the color's luma).\n"
+      "Example: gst-launch-1.0 videotestsrc pattern=circular ! video/x-raw,format=GRAY8 ! cudaccl "
+      "threshold=128 ! videoconvert ! video/x-raw,format=RGBA ! ccloverlay ! videoconvert ! autovideosink\n"
+      "Example: gst-launch-1.0 cclblobsrc num-buffers=1 ! cudaccl threshold=128 ! videoconvert ! "
+      "video/x-raw,format=RGBA ! ccloverlay ! pngenc ! filesink location=components.png",
+      "gst-ccl developers");
+  gst_element_class_add_static_metadata(element_class, GST_ELEMENT_METADATA_DOC_URI,
+                                        "https://example.invalid/gst-ccl#ccloverlay");
+  gst_element_class_add_static_pad_template(element_class, &sink_template);
+  gst_element_class_add_static_pad_template(element_class, &src_template);
+
+  filter_class->transform_frame_ip = GST_DEBUG_FUNCPTR(gst_ccl_overlay_transform_frame_ip);
+
+  GST_DEBUG_CATEGORY_INIT(gst_ccl_overlay_debug, "ccloverlay", 0, "connected component overlay");
+}
+
+static void gst_ccl_overlay_init(GstCclOverlay* self) {
+  self->draw_boxes = DEFAULT_DRAW_BOXES;
+  self->draw_centroids = DEFAULT_DRAW_CENTROIDS;
+  self->draw_labels = DEFAULT_DRAW_LABELS;
+  self->color = DEFAULT_COLOR;
+  self->label_background = DEFAULT_LABEL_BACKGROUND;
+  self->line_width = DEFAULT_LINE_WIDTH;
+  self->label_scale = DEFAULT_LABEL_SCALE;
+}
