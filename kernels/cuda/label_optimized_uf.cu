@@ -11,6 +11,13 @@ constexpr int kRowWords = kTileWidth / 32;
 constexpr int kMergeThreads = kTileHeight * kRowWords;  // one thread per 32-pixel word of the tile
 constexpr int kBoundaryThreads = 256;
 
+// Shared slot of run-start node i: one pad word per 32 nodes, so the starts at the same bit of the
+// 32 words a warp holds (aligned blocks of foreground start at the same bits) hit 32 banks.
+struct TileSlot {
+  __device__ std::uint32_t operator()(std::uint32_t i) const { return i + i / 32; }
+};
+static_assert(kMergeThreads == 2 * kTileWidth, "the border pass gives each thread one pixel of the top or bottom row");
+
 // Tile-row position of the first pixel of the run holding foreground position `pos`.
 __device__ int run_start(const unsigned* row, int pos) {
   int w = pos / 32;
@@ -33,8 +40,9 @@ __device__ unsigned right_bits(const unsigned* row, int k) {
 // starts and the tile border, the pixels later stages read.
 template <int Connectivity>
 __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mask, std::uint32_t* labels) {
-  __shared__ std::uint32_t parent[kTileHeight * kTileWidth];
+  __shared__ std::uint32_t parent[kTileHeight * kTileWidth + kTileHeight * kTileWidth / 32];
   __shared__ unsigned fg_rows[kTileHeight][kRowWords];
+  const TileSlot slot;
   const int ly = threadIdx.x / kRowWords, k = threadIdx.x % kRowWords;
   const int tile_x = blockIdx.x * kTileWidth, tile_y = blockIdx.y * kTileHeight;
   const int x = tile_x + 32 * k, y = tile_y + ly;
@@ -51,7 +59,7 @@ __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mas
   const std::uint32_t base = ly * kTileWidth;
   for (unsigned s = starts; s; s &= s - 1) {  // column scan
     const int pos = 32 * k + __ffs(s) - 1;
-    parent[base + pos] = (up >> (pos % 32)) & 1u ? base - kTileWidth + run_start(up_row, pos) : base + pos;
+    parent[slot(base + pos)] = (up >> (pos % 32)) & 1u ? base - kTileWidth + run_start(up_row, pos) : base + pos;
   }
   __syncthreads();
 
@@ -67,7 +75,7 @@ __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mas
     auto join = [&](unsigned contacts, int dx) {
       for (; contacts; contacts &= contacts - 1) {
         const int pos = 32 * k + __ffs(contacts) - 1;
-        unite(parent, base + run_start(row, pos), base - kTileWidth + run_start(up_row, pos + dx));
+        unite(parent, base + run_start(row, pos), base - kTileWidth + run_start(up_row, pos + dx), slot);
       }
     };
     join(vertical, 0);
@@ -76,20 +84,30 @@ __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mas
   }
   __syncthreads();
 
-  unsigned written = starts;
-  if (ly == 0 || ly == kTileHeight - 1) written = fg;  // the rows BoundaryUnionKernel joins
-  if (k == kRowWords - 1) written |= fg & 0x80000000u;  // the right column
-  int cached_start = -1;
-  std::uint32_t root = 0;
-  for (unsigned s = written; s; s &= s - 1) {
+  // Every run start learns its root (kept in parent, so the border pass below reads it in one step).
+  const auto global = [&](std::uint32_t local) {
+    return mask.index(tile_x + int(local % kTileWidth), tile_y + int(local / kTileWidth));
+  };
+  const bool border_row = ly == 0 || ly == kTileHeight - 1;
+  for (unsigned s = starts; s; s &= s - 1) {
     const int bit = __ffs(s) - 1;
-    const int start = run_start(row, 32 * k + bit);
-    if (start != cached_start) {
-      cached_start = start;
-      root = find_root_compress(parent, base + start);
-    }
-    labels[mask.index(x + bit, y)] = mask.index(tile_x + int(root % kTileWidth), tile_y + int(root / kTileWidth));
+    const std::uint32_t root = find_root_compress(parent, base + 32 * k + bit, slot);
+    atomicMin(parent + slot(base + 32 * k + bit), root);
+    if (!border_row) labels[mask.index(x + bit, y)] = global(root);
   }
+  __syncthreads();
+
+  // Tile border pixels, for BoundaryUnionKernel: the top and bottom rows one pixel a thread (so
+  // the stores coalesce), the right column by the threads of its words.
+  const int border_ly = threadIdx.x < kTileWidth ? 0 : kTileHeight - 1;
+  const int border_pos = threadIdx.x % kTileWidth;
+  const unsigned* border = fg_rows[border_ly];
+  if ((border[border_pos / 32] >> (border_pos % 32)) & 1u) {
+    const std::uint32_t root = parent[slot(border_ly * kTileWidth + run_start(border, border_pos))];
+    labels[mask.index(tile_x + border_pos, tile_y + border_ly)] = global(root);
+  }
+  if (k == kRowWords - 1 && !border_row && (fg & ~starts) >> 31)
+    labels[mask.index(x + 31, y)] = global(parent[slot(base + run_start(row, kTileWidth - 1))]);
 }
 
 // Unions across tile borders; one thread per pixel of a tile's top row (with the row above) or
