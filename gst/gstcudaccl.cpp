@@ -4,6 +4,7 @@
 
 #include <new>
 #include <string>
+#include <utility>
 
 #include <gst/video/video.h>
 
@@ -55,6 +56,7 @@ struct _GstCudaCcl {
   gboolean attach_roi_meta;
   gboolean post_messages;
   gboolean gpu_only_logged;  // the "ignored on the CPU backend" note was logged for these values
+  gchar* refused_caps;       // the last caps whose refusal was posted as a warning (posted once each)
 
   // Streaming state, from start() to stop().
   GstVideoInfo info;
@@ -270,6 +272,71 @@ static GstCaps* gst_cuda_ccl_transform_caps(GstBaseTransform* trans, GstPadDirec
   return ordered;
 }
 
+// Why the pad template refuses the fixed `caps`, in words for the user; empty when it accepts them.
+static std::string gst_cuda_ccl_refusal(GstCaps* caps) {
+  const GstStructure* s = gst_caps_get_structure(caps, 0);
+  if (!gst_structure_has_name(s, "video/x-raw"))
+    return std::string("cudaccl labels raw video (video/x-raw), not ") + gst_structure_get_name(s);
+  const GstCapsFeatures* features = gst_caps_get_features(caps, 0);
+  const bool cuda = features && gst_caps_features_contains(features, "memory:CUDAMemory");
+#if !CCL_HAVE_CUDA
+  if (cuda) return "this cudaccl was built without CUDA support and takes system memory only (use cudadownload)";
+#endif
+  const char* formats = cuda ? GST_CUDA_CCL_YUV_FORMATS : GST_CUDA_CCL_SYSTEM_FORMATS;
+  const gchar* format = gst_structure_get_string(s, "format");
+  GValue supported = G_VALUE_INIT;
+  g_value_init(&supported, GST_TYPE_LIST);
+  gst_value_deserialize(&supported, formats);
+  bool known = false;
+  for (guint i = 0; format && i < gst_value_list_get_size(&supported); ++i)
+    known |= g_str_equal(g_value_get_string(gst_value_list_get_value(&supported, i)), format);
+  g_value_unset(&supported);
+  if (!known)
+    return std::string("format ") + (format ? format : "(none)") + (cuda ? " in CUDA memory" : "") +
+           " has no 8-bit plane 0 to label; supported formats are " + formats +
+           " (insert videoconvert before cudaccl)";
+  gint width = 0, height = 0;
+  if (gst_structure_get_int(s, "width", &width) && gst_structure_get_int(s, "height", &height) &&
+      (width < 1 || height < 1 || width > ccl::kMaxSide || height > ccl::kMaxSide))
+    return "frame size " + std::to_string(width) + "x" + std::to_string(height) +
+           " is outside the supported 1..65535 per side (pixel indices are 32-bit; insert videoscale)";
+  return "";
+}
+
+// Refused caps fail negotiation without a word from GStreamer about why: say it once per caps.
+static gboolean gst_cuda_ccl_accept_caps(GstBaseTransform* trans, GstPadDirection direction, GstCaps* caps) {
+  if (GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->accept_caps(trans, direction, caps)) return TRUE;
+  if (direction != GST_PAD_SINK || !gst_caps_is_fixed(caps)) return FALSE;
+  GstCaps* templ = gst_pad_get_pad_template_caps(GST_BASE_TRANSFORM_SINK_PAD(trans));
+  const bool ours = !gst_caps_can_intersect(caps, templ);  // else downstream refused
+  gst_caps_unref(templ);
+  if (!ours) return FALSE;
+  const std::string why = gst_cuda_ccl_refusal(caps);
+  if (why.empty()) return FALSE;
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  gchar* text = gst_caps_to_string(caps);
+  GST_OBJECT_LOCK(self);
+  const bool first = g_strcmp0(self->refused_caps, text) != 0;
+  if (first) std::swap(self->refused_caps, text);
+  GST_OBJECT_UNLOCK(self);
+  g_free(text);
+  if (first)
+    GST_ELEMENT_WARNING(self, STREAM, FORMAT, ("Cannot label these frames: %s.", why.c_str()),
+                        ("refused caps %" GST_PTR_FORMAT, caps));
+  return FALSE;
+}
+
+// Plane 0 must lie inside the buffer: gst_video_frame_map checks the size only without a
+// GstVideoMeta, and a meta's offset and stride can point past the end. Returns the bytes needed.
+static gsize gst_cuda_ccl_plane0_end(GstBuffer* buffer, const GstVideoInfo& info) {
+  const GstVideoMeta* meta = gst_buffer_get_video_meta(buffer);
+  if (!meta) return GST_VIDEO_INFO_SIZE(&info);
+  const gint64 stride = meta->stride[0];
+  // Empty frames and short strides are refused by the core with its own message.
+  if (meta->width == 0 || meta->height == 0 || stride < gint64(meta->width)) return 0;
+  return meta->offset[0] + gsize(stride) * (meta->height - 1) + meta->width;
+}
+
 // Lets upstream hand us frames with any stride.
 static gboolean gst_cuda_ccl_propose_allocation(GstBaseTransform* trans, GstQuery* decide_query, GstQuery* query) {
   if (!GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->propose_allocation(trans, decide_query, query))
@@ -327,6 +394,17 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
                        "algorithm=%s analysis=%s only choose GPU kernels; the CPU backend always uses raster "
                        "segments and computes the same result",
                        ccl::to_string(options.algorithm), ccl::to_string(options.analysis));
+
+  const gsize need = gst_cuda_ccl_plane0_end(buffer, self->info), have = gst_buffer_get_size(buffer);
+  if (have < need) {
+    GST_ELEMENT_ERROR(self, STREAM, FORMAT,
+                      ("A %dx%d %s frame needs %" G_GSIZE_FORMAT " bytes but the buffer has only %" G_GSIZE_FORMAT
+                       ".",
+                       GST_VIDEO_INFO_WIDTH(&self->info), GST_VIDEO_INFO_HEIGHT(&self->info),
+                       GST_VIDEO_INFO_NAME(&self->info), need, have),
+                      ("%" GST_PTR_FORMAT, buffer));
+    return GST_FLOW_ERROR;
+  }
 
   ccl::Result& result = *self->result;
   try {
@@ -386,6 +464,7 @@ static void gst_cuda_ccl_finalize(GObject* object) {
   GstCudaCcl* self = GST_CUDA_CCL(object);
   delete self->engine;
   delete self->result;
+  g_free(self->refused_caps);
 #if CCL_HAVE_CUDA
   gst_clear_object(&self->context);
 #endif
@@ -496,6 +575,7 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
   trans_class->start = gst_cuda_ccl_start;
   trans_class->stop = gst_cuda_ccl_stop;
   trans_class->transform_caps = gst_cuda_ccl_transform_caps;
+  trans_class->accept_caps = gst_cuda_ccl_accept_caps;
   trans_class->set_caps = gst_cuda_ccl_set_caps;
   trans_class->propose_allocation = gst_cuda_ccl_propose_allocation;
   trans_class->transform_ip = gst_cuda_ccl_transform_ip;
