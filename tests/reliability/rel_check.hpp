@@ -22,6 +22,14 @@
 
 namespace relcheck {
 
+// elcheck::Harness whose bus is flushed before teardown: messages queued on the element's own bus
+// hold references to the element, which holds the bus, so without this every harness leaks.
+class Harness : public elcheck::Harness {
+ public:
+  using elcheck::Harness::Harness;
+  ~Harness() { gst_bus_set_flushing(bus(), TRUE); }
+};
+
 // Empty when a CUDA device is usable, else why not (GPU cases skip with it).
 inline std::string gpu_skip_reason() {
 #if CCL_HAVE_CUDA

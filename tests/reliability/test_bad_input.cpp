@@ -6,7 +6,7 @@
 
 namespace {
 
-using elcheck::Harness;
+using Harness = relcheck::Harness;
 using elcheck::opts;
 
 // Pushes caps `caps` and one buffer; the flow must be not-negotiated and the element must have
@@ -61,7 +61,9 @@ TEST(BadInput, RefusalInAPipelineReachesTheApplication) {
   ASSERT_NE(gst_element_set_state(p, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
   GstElement* src = gst_bin_get_by_name(GST_BIN(p), "src");
   GstFlowReturn flow = GST_FLOW_OK;
-  g_signal_emit_by_name(src, "push-buffer", gst_buffer_new_allocate(nullptr, 8 * 8 * 3, nullptr), &flow);
+  GstBuffer* rgb = gst_buffer_new_allocate(nullptr, 8 * 8 * 3, nullptr);
+  g_signal_emit_by_name(src, "push-buffer", rgb, &flow);  // the signal takes its own reference
+  gst_buffer_unref(rgb);
   g_signal_emit_by_name(src, "end-of-stream", &flow);
   std::vector<std::string> warnings;
   const std::string error = relcheck::wait_eos(p, 10 * GST_SECOND, &warnings);

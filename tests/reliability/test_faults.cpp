@@ -6,7 +6,7 @@
 
 namespace {
 
-using elcheck::Harness;
+using Harness = relcheck::Harness;
 using elcheck::opts;
 
 TEST(Faults, AutoWithoutDeviceFallsBackToCpu) {

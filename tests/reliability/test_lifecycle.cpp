@@ -6,7 +6,7 @@
 
 namespace {
 
-using elcheck::Harness;
+using Harness = relcheck::Harness;
 using elcheck::opts;
 
 // One pipeline, 1000 times NULL -> PLAYING -> (EOS) -> NULL; every cycle labels its frame right.

@@ -7,7 +7,7 @@
 
 namespace {
 
-using elcheck::Harness;
+using Harness = relcheck::Harness;
 using elcheck::opts;
 
 // Runs the launches at once, one thread each, and checks every frame of each against the oracle.
