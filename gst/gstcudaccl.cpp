@@ -201,8 +201,8 @@ static gboolean gst_cuda_ccl_stop(GstBaseTransform* trans) {
 }
 
 // Turns a core failure into an element error a user understands.
-static void gst_cuda_ccl_post_core_error(GstCudaCcl* self, const ccl::Error& e) {
-  const int w = GST_VIDEO_INFO_WIDTH(&self->info), h = GST_VIDEO_INFO_HEIGHT(&self->info);
+static void gst_cuda_ccl_post_core_error(GstCudaCcl* self, const ccl::Error& e, const GstVideoInfo& info) {
+  const int w = GST_VIDEO_INFO_WIDTH(&info), h = GST_VIDEO_INFO_HEIGHT(&info);
   switch (e.kind()) {
     case ccl::Error::Kind::OutOfMemory:
       GST_ELEMENT_ERROR(self, RESOURCE, NO_SPACE_LEFT, ("Out of device memory for a %dx%d frame.", w, h),
@@ -229,13 +229,15 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
     GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
-  self->info = info;
   try {
     self->engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&info, 0));
   } catch (const ccl::Error& e) {
-    gst_cuda_ccl_post_core_error(self, e);
+    gst_cuda_ccl_post_core_error(self, e, info);
     return FALSE;
   }
+  // Only accepted caps replace the frame layout: after a refusal, GstBaseTransform keeps the
+  // previous caps and will not call set_caps again when they come back.
+  self->info = info;
   GST_DEBUG_OBJECT(self, "labeling %dx%d %s frames", GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
                    GST_VIDEO_INFO_NAME(&info));
   return TRUE;
@@ -414,7 +416,7 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
       return GST_FLOW_ERROR;
     }
   } catch (const ccl::Error& e) {
-    gst_cuda_ccl_post_core_error(self, e);
+    gst_cuda_ccl_post_core_error(self, e, self->info);
     return GST_FLOW_ERROR;
   } catch (const std::bad_alloc&) {
     GST_ELEMENT_ERROR(self, RESOURCE, NO_SPACE_LEFT,

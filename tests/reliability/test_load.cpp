@@ -83,13 +83,16 @@ TEST(Load, EightPipelinesAtOnceCuda) {
 // Pushes `frames` frames (a ring of 8 prepared inputs) through one element with metas, ROI metas
 // and messages on; checks every result; returns RSS and device memory after warm-up and at the end.
 void soak(const char* backend, long frames, long max_rss_growth, long long max_device_growth) {
-  const int w = std::string(backend) == "cuda" ? 640 : 96, hgt = std::string(backend) == "cuda" ? 480 : 64;
+  // The GPU soak labels 320x240 frames of a few hundred blobs: big enough to use the device, small
+  // enough in component count that 100,000 frames with ROI metas and messages fit a device session.
+  const bool gpu = std::string(backend) == "cuda";
+  const int w = gpu ? 320 : 96, hgt = gpu ? 240 : 64;
   Harness h("post-messages=true", backend);
   h.set_caps(elcheck::gray_caps(w, hgt));
   std::vector<GstBuffer*> inputs;
   std::vector<ccl::Result> want;
   for (int i = 0; i < 8; ++i) {
-    const frames::Frame f = frames::random(w, hgt, 10 + 10 * i, 1 + i % 3, std::uint32_t(900 + i));
+    const frames::Frame f = frames::random(w, hgt, 10 + 10 * i, gpu ? 4 + 4 * (i % 3) : 1 + i % 3, std::uint32_t(900 + i));
     inputs.push_back(elcheck::pack_default(f, GST_VIDEO_FORMAT_GRAY8));
     want.push_back(oracle::flood_fill(f, ccl::Options()).result);
   }
