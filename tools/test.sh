@@ -21,7 +21,7 @@ GST_REGISTRY_FORK=no ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:p
   meson test -C build-asan --print-errorlogs --num-processes 2 --suite core --suite element --suite fuzz --suite reliability
 asan_status=$?
 
-# valgrind memcheck (where installed) on the element tests (invalid accesses, uninitialised values)
+# valgrind memcheck (bootstrap installs it) on the element tests (invalid accesses, uninitialised values)
 # and the reliability tests (also definite leaks), reusing the first run's registry so no plugin is
 # scanned under valgrind; the 16384x16384 frame and most NULL-PLAYING-NULL cycles are left to the
 # runs above.
@@ -37,16 +37,19 @@ if command -v valgrind >/dev/null; then
   [ $vg_status -eq 0 ] || tail -n 40 build/meson-logs/valgrind-element.log build/meson-logs/valgrind-reliability.log
 fi
 
-python3 - build/meson-logs/testlog.json build-asan/meson-logs/testlog.json <<'PY'
+if command -v valgrind >/dev/null; then
+  [ $vg_status -eq 0 ] && echo "valgrind memcheck: clean" || echo "valgrind memcheck: FAILED (build/meson-logs/valgrind-*.log)"
+fi
+# the closing line counts the meson tests of both runs plus the valgrind run as one test
+vg_result=$(command -v valgrind >/dev/null && { [ $vg_status -eq 0 ] && echo OK || echo FAIL; } || echo SKIP)
+python3 - "$vg_result" build/meson-logs/testlog.json build-asan/meson-logs/testlog.json <<'PY'
 import json, sys
 counts = {"OK": 0, "FAIL": 0, "SKIP": 0}
-for path in sys.argv[1:]:
+counts[sys.argv[1]] += 1
+for path in sys.argv[2:]:
     for line in open(path):
         r = json.loads(line)["result"]
         counts["OK" if r in ("OK", "EXPECTEDFAIL") else "SKIP" if r == "SKIP" else "FAIL"] += 1
 print(f"{counts['OK']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
 PY
-if command -v valgrind >/dev/null; then
-  [ $vg_status -eq 0 ] && echo "valgrind memcheck: clean" || echo "valgrind memcheck: FAILED (build/meson-logs/valgrind-*.log)"
-fi
 [ $status -eq 0 ] && [ $asan_status -eq 0 ] && [ $vg_status -eq 0 ]
