@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ccl/types.hpp"
+#include "copy_bandwidth.cuh"
 #include "frames.hpp"
 #include "pipeline.cuh"
 #include "stage_timer.cuh"
@@ -53,32 +54,6 @@ Args parse(int argc, char** argv) {
     }
   }
   return a;
-}
-
-// Device-to-device copy bandwidth in bytes moved (read + write) per second, best of 10.
-double copy_bandwidth(std::size_t bytes) {
-  void *src = nullptr, *dst = nullptr;
-  check(cudaMalloc(&src, bytes), "cudaMalloc");
-  check(cudaMalloc(&dst, bytes), "cudaMalloc");
-  check(cudaMemset(src, 1, bytes), "cudaMemset");
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "cudaEventCreate");
-  check(cudaEventCreate(&b), "cudaEventCreate");
-  float best = 1e30f;
-  for (int i = 0; i < 11; ++i) {
-    check(cudaEventRecord(a), "cudaEventRecord");
-    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
-    check(cudaEventRecord(b), "cudaEventRecord");
-    check(cudaEventSynchronize(b), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
-    if (i > 0) best = std::min(best, ms);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  cudaFree(src);
-  cudaFree(dst);
-  return 2.0 * double(bytes) / (best * 1e-3);
 }
 
 struct Timing {
@@ -129,7 +104,7 @@ int main(int argc, char** argv) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-    const double bandwidth = copy_bandwidth(std::size_t(1) << 30);
+    const double bandwidth = bench::copy_bandwidth(std::size_t(1) << 30);
     const double floor_ms = pixels * kFloorBytesPerPixel / bandwidth * 1e3;
     std::printf("device: %s; frame %dx%d, connectivity %d, best of %d runs\n", prop.name, n, n, args.connectivity,
                 args.runs);

@@ -1,0 +1,42 @@
+// The device's copy bandwidth, measured by every GPU benchmark in the same run as its figures so
+// each figure can be given as a fraction of the bandwidth floor (DESIGN.md cost model).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+
+#include "cuda_check.hpp"
+
+namespace bench {
+
+using ccl::cuda::check;
+
+// Device-to-device copy bandwidth in bytes moved (read + write) per second, best of 10.
+inline double copy_bandwidth(std::size_t bytes) {
+  void *src = nullptr, *dst = nullptr;
+  check(cudaMalloc(&src, bytes), "cudaMalloc");
+  check(cudaMalloc(&dst, bytes), "cudaMalloc");
+  check(cudaMemset(src, 1, bytes), "cudaMemset");
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "cudaEventCreate");
+  check(cudaEventCreate(&b), "cudaEventCreate");
+  float best = 1e30f;
+  for (int i = 0; i < 11; ++i) {
+    check(cudaEventRecord(a), "cudaEventRecord");
+    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+    check(cudaEventRecord(b), "cudaEventRecord");
+    check(cudaEventSynchronize(b), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    if (i > 0) best = std::min(best, ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  cudaFree(src);
+  cudaFree(dst);
+  return 2.0 * double(bytes) / (best * 1e-3);
+}
+
+}  // namespace bench
