@@ -1,6 +1,8 @@
 #include "analyze_flsl_cd.cuh"
 
-#include <cub/device/device_scan.cuh>
+#include <algorithm>
+
+#include <cub/block/block_scan.cuh>
 
 #include "cuda_check.hpp"
 #include "row_runs.cuh"
@@ -11,7 +13,7 @@ namespace ccl::cuda {
 namespace {
 
 constexpr int kRowWarps = 8;  // rows per block in the run kernels, one warp each
-constexpr int kInitBlocks = 1024, kInitThreads = 256;
+constexpr int kRankBlocks = 256, kRankThreads = 256;
 
 // The link step, once per run instead of once per pixel: the run's start pixel is pointed at its
 // root, and a run that starts at its root (the component's first pixel) gets its rank among the
@@ -21,7 +23,6 @@ __global__ void __launch_bounds__(32 * kRowWarps)
   __shared__ RunRing rings[kRowWarps];
   const int warp = threadIdx.x / 32, lane = lane_id();
   const int y = blockIdx.x * kRowWarps + warp;
-  if (blockIdx.x == 0 && threadIdx.x == 0) row_roots[mask.height] = 0;  // so the scan's last entry is the total
   if (y >= mask.height) return;
   const unsigned below = lanes_below(lane);
   std::uint32_t n_roots = 0;
@@ -41,8 +42,34 @@ __global__ void __launch_bounds__(32 * kRowWarps)
   if (lane == 0) row_roots[y] = n_roots;
 }
 
-__global__ void __launch_bounds__(kInitThreads) InitStatsKernel(const std::uint32_t* n_components, ComponentStats stats) {
-  const std::uint32_t n = *n_components;
+// Numbers the components and readies their statistics, in one launch instead of a scan, a fill
+// and a memset: every block adds up the roots of all rows (n, the same in each block) and starts
+// the statistics of its share of 0..n-1; block 0 also writes the exclusive prefix sum of the roots
+// per row (each thread a contiguous run of rows) and the counts the host reads back.
+__global__ void __launch_bounds__(kRankThreads)
+    RankRootsInitStatsKernel(int height, const std::uint32_t* row_roots, std::uint32_t* row_offset, ComponentStats stats,
+                             FrameCounts* counts) {
+  using Scan = cub::BlockScan<std::uint32_t, kRankThreads>;
+  __shared__ typename Scan::TempStorage scan_storage;
+  const bool ranks = blockIdx.x == 0;
+  const int rows_per_thread = (height + kRankThreads - 1) / kRankThreads;
+  const int first = ranks ? min(height, int(threadIdx.x) * rows_per_thread) : int(threadIdx.x);
+  const int last = ranks ? min(height, first + rows_per_thread) : height;
+  const int step = ranks ? 1 : kRankThreads;  // the other blocks read coalesced
+  std::uint32_t roots = 0;
+  for (int y = first; y < last; y += step) roots += row_roots[y];
+  std::uint32_t offset = 0, n = 0;
+  Scan(scan_storage).ExclusiveSum(roots, offset, n);
+  if (ranks) {
+    for (int y = first; y < last; ++y) {
+      row_offset[y] = offset;
+      offset += row_roots[y];
+    }
+    if (threadIdx.x == 0) {
+      row_offset[height] = n;
+      *counts = FrameCounts{n, n};  // CountInRangeKernel takes out the filtered ones
+    }
+  }
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     stats.area[i] = 0;
     stats.left[i] = 0xffffffffu;
@@ -117,26 +144,18 @@ __global__ void __launch_bounds__(32 * kRowWarps)
 
 }  // namespace
 
-std::size_t analyze_temp_bytes(int height) {
-  std::size_t bytes = 0;
-  check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<std::uint32_t*>(nullptr),
-                                      static_cast<std::uint32_t*>(nullptr), height + 1),
-        "cub::DeviceScan::ExclusiveSum (size query)");
-  return bytes;
-}
-
 void analyze_flsl_cd(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
   const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
   RunRootsKernel<<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_roots);
   check_launch("RunRootsKernel");
   mark(timer, "RunRootsKernel", stream);
 
-  std::size_t bytes = s.cub_temp_bytes;
-  check(cub::DeviceScan::ExclusiveSum(s.cub_temp, bytes, s.row_roots, s.row_offset, mask.height + 1, stream),
-        "cub::DeviceScan::ExclusiveSum (roots per row)");
-  InitStatsKernel<<<kInitBlocks, kInitThreads, 0, stream>>>(s.row_offset + mask.height, s.stats);
-  check_launch("InitStatsKernel");
-  mark(timer, "RankRoots+InitStats", stream);
+  const std::size_t most_components = (std::size_t(mask.width) * mask.height + 1) / 2;
+  const unsigned rank_blocks = unsigned(std::min<std::size_t>(kRankBlocks, (most_components + kRankThreads - 1) / kRankThreads));
+  RankRootsInitStatsKernel<<<rank_blocks, kRankThreads, 0, stream>>>(mask.height, s.row_roots, s.row_offset, s.stats,
+                                                                     s.counts);
+  check_launch("RankRootsInitStatsKernel");
+  mark(timer, "RankRootsInitStatsKernel", stream);
 
   RunFeaturesKernel<<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
   check_launch("RunFeaturesKernel");

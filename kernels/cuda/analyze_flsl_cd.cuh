@@ -6,7 +6,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cstddef>
 #include <cstdint>
 
 #include "device_mask.cuh"
@@ -16,10 +15,8 @@ namespace ccl::cuda {
 
 class StageTimer;
 
-// After labeling: fills scratch.row_offset (n_components at [height]) and scratch.stats.
+// After labeling: fills scratch.row_offset (n_components at [height]), scratch.stats and
+// scratch.counts (n_in_range = n_components, before any area filter).
 void analyze_flsl_cd(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream, StageTimer* timer);
-
-// CUB temporary storage the analysis needs for frames of up to `height` rows.
-std::size_t analyze_temp_bytes(int height);
 
 }  // namespace ccl::cuda

@@ -20,16 +20,16 @@ bool filters_area(const Options& o) { return o.min_area > 0 || o.max_area != kUn
 
 unsigned blocks_for(std::size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 
+// n_in_range starts at n (RankRootsInitStatsKernel), so counting the ones outside needs no memset.
 __global__ void __launch_bounds__(kThreads) CountInRangeKernel(const std::uint32_t* n_components, const std::uint32_t* area,
                                                               std::uint32_t min_area, std::uint32_t max_area,
                                                               FrameCounts* counts) {
   const std::uint32_t n = *n_components;
-  std::uint32_t in_range = 0;
+  std::uint32_t outside = 0;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-    in_range += area[i] >= min_area && area[i] <= max_area;
-  for (int offset = 16; offset > 0; offset /= 2) in_range += __shfl_down_sync(kFullWarp, in_range, offset);
-  if (lane_id() == 0 && in_range) atomicAdd(&counts->n_in_range, in_range);
-  if (blockIdx.x == 0 && threadIdx.x == 0) counts->n_components = n;
+    outside += area[i] < min_area || area[i] > max_area;
+  for (int offset = 16; offset > 0; offset /= 2) outside += __shfl_down_sync(kFullWarp, outside, offset);
+  if (lane_id() == 0 && outside) atomicSub(&counts->n_in_range, outside);
 }
 
 __global__ void __launch_bounds__(kThreads) IotaKernel(std::uint32_t n, std::uint32_t* out) {
@@ -55,12 +55,14 @@ struct InRange {
   }
 };
 
-// The j-th kept component: `kept` (null = no filter) gives its position in the chosen order,
-// `order` (null = raster) the component at that position; its label is the position + 1.
-__global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t n_out, const std::uint32_t* kept,
+// The j-th kept component for j in first..end-1, if the frame keeps that many (n_out, known on the
+// device only): `kept` (null = no filter) gives its position in the chosen order, `order` (null =
+// raster) the component at that position; its label is the position + 1.
+__global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t first, std::uint32_t end, const FrameCounts* counts,
+                                                        std::uint32_t max_objects, const std::uint32_t* kept,
                                                         const std::uint32_t* order, ComponentStats stats, Component* out) {
-  const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= n_out) return;
+  const std::uint32_t j = first + blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= end || j >= min(counts->n_in_range, max_objects)) return;
   const std::uint32_t rank = kept ? kept[j] : j;
   const std::uint32_t id = order ? order[rank] : rank;
   Component c;
@@ -112,6 +114,24 @@ int key_bits(std::size_t max_area) {
   return bits;
 }
 
+void gather(Scratch& s, const Options& options, std::uint32_t first, std::uint32_t end, const std::uint32_t* kept,
+            const std::uint32_t* order, cudaStream_t stream, StageTimer* timer) {
+  if (end <= first) return;
+  GatherKernel<<<blocks_for(end - first), kThreads, 0, stream>>>(first, end, s.counts, options.max_objects, kept, order,
+                                                                s.stats, s.out);
+  check_launch("GatherKernel");
+  mark(timer, "GatherKernel", stream);
+}
+
+void label_map(const DeviceMask& mask, const Scratch& s, const std::uint32_t* final_label, const LabelView& labels,
+               cudaStream_t stream, StageTimer* timer) {
+  const int rows_per_block = kLabelMapThreads / 32;
+  const dim3 grid((mask.width + 31) / 32, (mask.height + rows_per_block - 1) / rows_per_block);
+  LabelMapKernel<<<grid, kLabelMapThreads, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, final_label, labels);
+  check_launch("LabelMapKernel");
+  mark(timer, "LabelMapKernel", stream);
+}
+
 }  // namespace
 
 std::size_t compact_temp_bytes(std::size_t max_components) {
@@ -129,14 +149,20 @@ std::size_t compact_temp_bytes(std::size_t max_components) {
   return std::max(sort_bytes, select_bytes);
 }
 
-void count_components(Scratch& s, int height, const Options& options, cudaStream_t stream, StageTimer* timer) {
-  check(cudaMemsetAsync(s.counts, 0, sizeof(FrameCounts), stream), "cudaMemsetAsync (component counts)");
-  const std::uint32_t min_area = filters_area(options) ? options.min_area : 0;
-  const std::uint32_t max_area = filters_area(options) ? options.max_area : kUnlimited;
-  CountInRangeKernel<<<kCountBlocks, kThreads, 0, stream>>>(s.row_offset + height, s.stats.area, min_area, max_area,
-                                                           s.counts);
+bool keeps_without_counts(const Options& options) { return options.order == Order::Raster && !filters_area(options); }
+
+void count_in_range(Scratch& s, int height, const Options& options, cudaStream_t stream, StageTimer* timer) {
+  if (!filters_area(options)) return;
+  CountInRangeKernel<<<kCountBlocks, kThreads, 0, stream>>>(s.row_offset + height, s.stats.area, options.min_area,
+                                                           options.max_area, s.counts);
   check_launch("CountInRangeKernel");
   mark(timer, "CountInRangeKernel", stream);
+}
+
+void gather_in_raster_order(const DeviceMask& mask, Scratch& s, const Options& options, std::uint32_t first,
+                            std::uint32_t end, const LabelView* labels, cudaStream_t stream, StageTimer* timer) {
+  gather(s, options, first, end, nullptr, nullptr, stream, timer);
+  if (labels) label_map(mask, s, nullptr, *labels, stream, timer);
 }
 
 void compact(const DeviceMask& mask, Scratch& s, const Options& options, const FrameCounts& counts,
@@ -163,11 +189,7 @@ void compact(const DeviceMask& mask, Scratch& s, const Options& options, const F
     kept = s.ranks;
     mark(timer, "SelectInRange", stream);
   }
-  if (n_out > 0) {
-    GatherKernel<<<blocks_for(n_out), kThreads, 0, stream>>>(n_out, kept, order, s.stats, s.out);
-    check_launch("GatherKernel");
-    mark(timer, "GatherKernel", stream);
-  }
+  gather(s, options, 0, n_out, kept, order, stream, timer);
 
   if (labels) {
     std::uint32_t* final_label = nullptr;
@@ -176,11 +198,7 @@ void compact(const DeviceMask& mask, Scratch& s, const Options& options, const F
       InvertOrderKernel<<<blocks_for(n), kThreads, 0, stream>>>(n, s.order, final_label);
       check_launch("InvertOrderKernel");
     }
-    const int rows_per_block = kLabelMapThreads / 32;
-    const dim3 grid((mask.width + 31) / 32, (mask.height + rows_per_block - 1) / rows_per_block);
-    LabelMapKernel<<<grid, kLabelMapThreads, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, final_label, *labels);
-    check_launch("LabelMapKernel");
-    mark(timer, "LabelMapKernel", stream);
+    label_map(mask, s, final_label, *labels, stream, timer);
   }
 }
 

@@ -16,8 +16,19 @@ namespace ccl::cuda {
 
 class StageTimer;
 
-// Device only: fills scratch.counts (components, and how many pass min_area/max_area).
-void count_components(Scratch& scratch, int height, const Options& options, cudaStream_t stream, StageTimer* timer);
+// Whether the kept components follow from the counts alone (raster order, no area filter), so
+// they can be gathered before the host has read the counts.
+bool keeps_without_counts(const Options& options);
+
+// Device only: takes the components outside min_area..max_area off scratch.counts.n_in_range
+// (nothing to do without an area filter).
+void count_in_range(Scratch& scratch, int height, const Options& options, cudaStream_t stream, StageTimer* timer);
+
+// Device only, when keeps_without_counts(options): writes the kept components first..end-1 to
+// scratch.out, as far as the frame keeps that many (the device knows how many), and the label map
+// when `labels` is given.
+void gather_in_raster_order(const DeviceMask& mask, Scratch& scratch, const Options& options, std::uint32_t first,
+                            std::uint32_t end, const LabelView* labels, cudaStream_t stream, StageTimer* timer);
 
 // Once the host knows `counts`: writes the first `n_out` kept components to scratch.out, and the
 // label map when `labels` is given.

@@ -23,18 +23,23 @@ void require_implemented(const Options& options) {
                                                   " is not implemented yet on the CUDA backend (only flsl-cd)");
 }
 
-template <class T>
-T* pinned(std::size_t count, const char* what) {
+char* pinned(std::size_t bytes, const char* what) {
   void* p = nullptr;
-  const cudaError_t status = cudaMallocHost(&p, count * sizeof(T));
+  const cudaError_t status = cudaMallocHost(&p, bytes);
   if (status == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
     throw Error(Error::Kind::OutOfMemory,
-                std::string("out of pinned host memory: ") + what + " needs " + std::to_string(count * sizeof(T)) + " bytes");
+                std::string("out of pinned host memory: ") + what + " needs " + std::to_string(bytes) + " bytes");
   }
   check(status, "cudaMallocHost");
-  return static_cast<T*>(p);
+  return static_cast<char*>(p);
 }
+
+// Components copied with the counts before the host knows how many a frame keeps: the last
+// frame's count and a margin; more costs a second copy and sync, fewer only copy time.
+constexpr std::uint32_t kFirstExpected = 1024, kMostExpected = 16384;  // 16384 = 640 KiB a copy
+
+std::uint32_t expect_after(std::uint32_t n_out) { return std::min(kMostExpected, n_out + n_out / 4 + 32); }
 
 }  // namespace
 
@@ -45,7 +50,7 @@ void FramePipeline::reserve(int width, int height) {
 }
 
 void FramePipeline::reserve_pixels(std::size_t pixels, int height, int width_asked, int height_asked) {
-  if (!host_counts_) host_counts_ = pinned<FrameCounts>(1, "the component counts");
+  if (!host_counts_) grow_host_results(kFirstExpected);
   if (pixels <= scratch_.max_pixels && height <= scratch_.max_height) return;
   pixels = std::max(pixels, scratch_.max_pixels);
   height = std::max(height, scratch_.max_height);
@@ -55,11 +60,11 @@ void FramePipeline::reserve_pixels(std::size_t pixels, int height, int width_ask
 void FramePipeline::release() noexcept {
   free_scratch(scratch_);
   if (host_counts_) cudaFreeHost(host_counts_);
-  if (host_components_) cudaFreeHost(host_components_);
   if (upload_) cudaFree(upload_);
   host_counts_ = nullptr;
   host_components_ = nullptr;
   host_capacity_ = 0;
+  expected_kept_ = 0;  // the next frame starts from kFirstExpected
   upload_ = nullptr;
   upload_bytes_ = 0;
 }
@@ -68,14 +73,24 @@ void FramePipeline::fit(const ImageView& image) {
   reserve_pixels(std::size_t(image.width) * image.height, image.height, image.width, image.height);
 }
 
-void FramePipeline::grow_host_components(std::uint32_t n) {
-  if (n <= host_capacity_) return;
+void FramePipeline::grow_host_results(std::uint32_t n) {
+  if (host_counts_ && n <= host_capacity_) return;
   const std::size_t capacity = std::max<std::size_t>(n, 2 * host_capacity_);
-  if (host_components_) cudaFreeHost(host_components_);
+  if (host_counts_) cudaFreeHost(host_counts_);
+  host_counts_ = nullptr;
   host_components_ = nullptr;
   host_capacity_ = 0;
-  host_components_ = pinned<Component>(capacity, "the component list");
+  char* block = pinned(sizeof(FrameCounts) + capacity * sizeof(Component), "the component list");
+  host_counts_ = reinterpret_cast<FrameCounts*>(block);
+  host_components_ = reinterpret_cast<Component*>(block + sizeof(FrameCounts));
   host_capacity_ = capacity;
+}
+
+// The counts and the first n kept components (contiguous on both sides) in one copy.
+void FramePipeline::copy_results(std::uint32_t n, const char* what) {
+  check(cudaMemcpyAsync(host_counts_, scratch_.counts, sizeof(FrameCounts) + std::size_t(n) * sizeof(Component),
+                        cudaMemcpyDeviceToHost, stream_),
+        what);
 }
 
 void FramePipeline::label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer) {
@@ -83,7 +98,6 @@ void FramePipeline::label_and_analyze(const ImageView& image, const Options& opt
   if (timer) timer->start(stream_);
   label_optimized_uf(mask, options.connectivity, scratch_.labels, stream_, timer);
   analyze_flsl_cd(mask, scratch_, stream_, timer);
-  count_components(scratch_, image.height, options, stream_, timer);
 }
 
 void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
@@ -95,20 +109,40 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
   fit(image);
 
   label_and_analyze(image, options, timer);
-  check(cudaMemcpyAsync(host_counts_, scratch_.counts, sizeof(FrameCounts), cudaMemcpyDeviceToHost, stream_),
-        "cudaMemcpyAsync (component counts)");
-  check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (labeling and analysis)");
-  const FrameCounts counts = *host_counts_;
-  const std::uint32_t n_out = std::min(counts.n_in_range, options.max_objects);
-  grow_host_components(n_out);
-
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
-  compact(mask, scratch_, options, counts, n_out, labels, stream_, timer);
-  if (n_out > 0)
-    check(cudaMemcpyAsync(host_components_, scratch_.out, n_out * sizeof(Component), cudaMemcpyDeviceToHost, stream_),
-          "cudaMemcpyAsync (components)");
-  mark(timer, "CopyToHost", stream_);
-  check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (compaction)");
+  FrameCounts counts;
+  std::uint32_t n_out = 0;
+  if (keeps_without_counts(options)) {
+    // Gathered and copied on the last frame's count before this one's is known: one wait, not two.
+    const std::uint32_t guess = expected_kept_ ? expected_kept_ : kFirstExpected;
+    const auto expected = std::uint32_t(std::min<std::size_t>({guess, options.max_objects, scratch_.max_components}));
+    grow_host_results(expected);
+    gather_in_raster_order(mask, scratch_, options, 0, expected, labels, stream_, timer);
+    copy_results(expected, "cudaMemcpyAsync (counts and components)");
+    mark(timer, "CopyToHost", stream_);
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
+    counts = *host_counts_;
+    n_out = std::min(counts.n_in_range, options.max_objects);
+    if (n_out > expected) {  // more than guessed: gather the rest, copy the list again (the host list may grow)
+      grow_host_results(n_out);
+      gather_in_raster_order(mask, scratch_, options, expected, n_out, nullptr, stream_, timer);
+      copy_results(n_out, "cudaMemcpyAsync (counts and components)");
+      mark(timer, "CopyToHost", stream_);
+      check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
+    }
+    expected_kept_ = expect_after(n_out);
+  } else {
+    count_in_range(scratch_, image.height, options, stream_, timer);
+    copy_results(0, "cudaMemcpyAsync (component counts)");
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (labeling and analysis)");
+    counts = *host_counts_;
+    n_out = std::min(counts.n_in_range, options.max_objects);
+    grow_host_results(n_out);
+    compact(mask, scratch_, options, counts, n_out, labels, stream_, timer);
+    copy_results(n_out, "cudaMemcpyAsync (counts and components)");
+    mark(timer, "CopyToHost", stream_);
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (compaction)");
+  }
 
   result.width = image.width;
   result.height = image.height;

@@ -1,5 +1,6 @@
-// One frame through the CUDA backend: label, analyze, count (device only), read the counts,
-// compact, copy the kept components. CudaAnalyzer is this class behind the public header; the
+// One frame through the CUDA backend: label, analyze, count, compact, and copy the counts with the
+// kept components, waiting for the device once a frame where the order and the filters allow
+// (raster order, no area filter). CudaAnalyzer is this class behind the public header; the
 // benchmark drives it directly to time each stage.
 #pragma once
 
@@ -26,7 +27,7 @@ class FramePipeline {
   void reserve(int width, int height);
   void release() noexcept;
 
-  // Device work of a frame, queued without waiting: labels, statistics and counts in scratch.
+  // Device work of a frame, queued without waiting: labels, statistics and the component count.
   // `image.data` is device memory; the frame must fit the reservation (see fit()).
   void label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer);
   // Grows the scratch when this frame does not fit (the only allocation a frame can cause).
@@ -39,13 +40,15 @@ class FramePipeline {
 
  private:
   void reserve_pixels(std::size_t pixels, int height, int width_asked, int height_asked);
-  void grow_host_components(std::uint32_t n);
+  void grow_host_results(std::uint32_t n);
+  void copy_results(std::uint32_t n, const char* what);
 
   cudaStream_t stream_;
   Scratch scratch_;
-  FrameCounts* host_counts_ = nullptr;  // pinned
-  Component* host_components_ = nullptr;  // pinned, grown only when a frame keeps more
+  FrameCounts* host_counts_ = nullptr;  // pinned, one block with host_components_ as on the device
+  Component* host_components_ = nullptr;  // grown only when a frame keeps more
   std::size_t host_capacity_ = 0;
+  std::uint32_t expected_kept_ = 0;  // components gathered and copied before the counts are known (0: none yet)
   std::uint8_t* upload_ = nullptr;  // run_host's device copy of the frame, pitch = width
   std::size_t upload_bytes_ = 0;
 };

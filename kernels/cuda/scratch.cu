@@ -1,8 +1,5 @@
 #include "scratch.cuh"
 
-#include <algorithm>
-
-#include "analyze_flsl_cd.cuh"
 #include "compact.cuh"
 #include "cuda_check.hpp"
 
@@ -30,7 +27,7 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   const std::size_t components = s.max_components;
   s.labels = c.take<std::uint32_t>(pixels);
   s.root_rank = c.take<std::uint32_t>(pixels);
-  s.row_roots = c.take<std::uint32_t>(std::size_t(height) + 1);
+  s.row_roots = c.take<std::uint32_t>(std::size_t(height));
   s.row_offset = c.take<std::uint32_t>(std::size_t(height) + 1);
   s.stats.area = c.take<std::uint32_t>(components);
   s.stats.left = c.take<std::uint32_t>(components);
@@ -43,8 +40,9 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.sort_keys = c.take<std::uint32_t>(components);
   s.ranks = c.take<std::uint32_t>(components);
   s.n_selected = c.take<std::uint32_t>(1);
-  s.counts = c.take<FrameCounts>(1);
-  s.out = c.take<Component>(components);
+  char* results = c.take<char>(sizeof(FrameCounts) + components * sizeof(Component));
+  s.counts = reinterpret_cast<FrameCounts*>(results);
+  s.out = results ? reinterpret_cast<Component*>(results + sizeof(FrameCounts)) : nullptr;
   s.cub_temp = c.take<char>(s.cub_temp_bytes);
 }
 
@@ -55,7 +53,7 @@ void allocate_scratch(Scratch& s, std::size_t pixels, int height, const std::str
   s.max_pixels = pixels;
   s.max_height = height;
   s.max_components = (pixels + 1) / 2;
-  s.cub_temp_bytes = std::max(analyze_temp_bytes(height), compact_temp_bytes(s.max_components));
+  s.cub_temp_bytes = compact_temp_bytes(s.max_components);
   Carver sizing(nullptr);
   carve(s, sizing, pixels, height);
   void* arena = nullptr;

@@ -23,11 +23,13 @@ struct ComponentStats {
   unsigned long long* sum_y;
 };
 
-// What the host reads back after labeling, before it sizes the compaction and the copy.
+// What the host reads back of a frame, right before the kept components (Scratch::out), so both
+// come back in one copy.
 struct FrameCounts {
   std::uint32_t n_components;  // before filtering
   std::uint32_t n_in_range;    // with min_area <= area <= max_area
 };
+static_assert(sizeof(FrameCounts) % alignof(Component) == 0, "the component list follows the counts");
 
 struct Scratch {
   std::size_t max_pixels = 0;
@@ -36,7 +38,7 @@ struct Scratch {
 
   std::uint32_t* labels = nullptr;      // union-find parent per pixel (width * height, dense)
   std::uint32_t* root_rank = nullptr;   // at each root pixel: its rank among the roots of its row
-  std::uint32_t* row_roots = nullptr;   // roots per row, then one zero (height + 1)
+  std::uint32_t* row_roots = nullptr;   // roots per row (height)
   std::uint32_t* row_offset = nullptr;  // exclusive prefix sum of row_roots; [height] = n_components
   ComponentStats stats{};
   std::uint32_t* order = nullptr;       // component (raster rank) at each position of the chosen order
@@ -44,7 +46,7 @@ struct Scratch {
   std::uint32_t* ranks = nullptr;       // 0..n-1 for the sort, then the ranks that pass the area filter
   std::uint32_t* n_selected = nullptr;
   FrameCounts* counts = nullptr;
-  Component* out = nullptr;             // the kept components, in the chosen order
+  Component* out = nullptr;             // the kept components, in the chosen order, right after counts
   void* cub_temp = nullptr;
   std::size_t cub_temp_bytes = 0;
 
