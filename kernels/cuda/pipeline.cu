@@ -14,13 +14,39 @@ namespace {
 
 std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
 
+[[noreturn]] void not_implemented(const char* what, const char* value) {
+  throw Error(Error::Kind::InvalidArgument,
+              std::string(what) + " " + value + " is not implemented yet on the CUDA backend");
+}
+
+// The labeling and analysis kernels each algorithm and analysis value selects. Every labeling
+// leaves the same contract as label_optimized_uf (see label_optimized_uf.cuh), so any labeling
+// pairs with any analysis; a value whose kernels do not exist yet is refused, never replaced.
+void label_frame(const DeviceMask& mask, const Options& options, Scratch& scratch, cudaStream_t stream,
+                 StageTimer* timer) {
+  switch (options.algorithm) {
+    case Algorithm::OptimizedUF: label_optimized_uf(mask, options.connectivity, scratch.labels, stream, timer); return;
+    default: break;
+  }
+  not_implemented("algorithm", to_string(options.algorithm));
+}
+
+void analyze_frame(const DeviceMask& mask, const Options& options, Scratch& scratch, cudaStream_t stream,
+                   StageTimer* timer) {
+  switch (options.analysis) {
+    case Analysis::FlslCd: analyze_flsl_cd(mask, scratch, stream, timer); return;
+    default: break;
+  }
+  not_implemented("analysis", to_string(options.analysis));
+}
+
+bool implemented(Algorithm algorithm) { return algorithm == Algorithm::OptimizedUF; }
+bool implemented(Analysis analysis) { return analysis == Analysis::FlslCd; }
+
+// Refused before any device work is queued.
 void require_implemented(const Options& options) {
-  if (options.algorithm != Algorithm::OptimizedUF)
-    throw Error(Error::Kind::InvalidArgument, std::string("algorithm ") + to_string(options.algorithm) +
-                                                  " is not implemented yet on the CUDA backend (only optimized-uf)");
-  if (options.analysis != Analysis::FlslCd)
-    throw Error(Error::Kind::InvalidArgument, std::string("analysis ") + to_string(options.analysis) +
-                                                  " is not implemented yet on the CUDA backend (only flsl-cd)");
+  if (!implemented(options.algorithm)) not_implemented("algorithm", to_string(options.algorithm));
+  if (!implemented(options.analysis)) not_implemented("analysis", to_string(options.analysis));
 }
 
 char* pinned(std::size_t bytes, const char* what) {
@@ -96,8 +122,8 @@ void FramePipeline::copy_results(std::uint32_t n, const char* what) {
 void FramePipeline::label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer) {
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
   if (timer) timer->start(stream_);
-  label_optimized_uf(mask, options.connectivity, scratch_.labels, stream_, timer);
-  analyze_flsl_cd(mask, scratch_, stream_, timer);
+  label_frame(mask, options, scratch_, stream_, timer);
+  analyze_frame(mask, options, scratch_, stream_, timer);
 }
 
 void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
