@@ -31,7 +31,20 @@ struct Args {
   int connectivity = 8;
   int runs = 20;
   bool kernels = false;
+  ccl::Algorithm algorithm = ccl::Algorithm::OptimizedUF;
+  ccl::Analysis analysis = ccl::Analysis::FlslCd;
 };
+
+// The enum value whose to_string() is `name`; exits with the list of names otherwise.
+template <class E, std::size_t N>
+E named(const std::string& name, const E (&values)[N], const char* what) {
+  for (E v : values)
+    if (name == ccl::to_string(v)) return v;
+  std::fprintf(stderr, "unknown %s '%s'; one of:", what, name.c_str());
+  for (E v : values) std::fprintf(stderr, " %s", ccl::to_string(v));
+  std::fprintf(stderr, "\n");
+  std::exit(2);
+}
 
 Args parse(int argc, char** argv) {
   Args a;
@@ -44,12 +57,26 @@ Args parse(int argc, char** argv) {
       }
       return std::atoi(argv[++i]);
     };
+    auto text = [&] {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s needs a value\n", s.c_str());
+        std::exit(2);
+      }
+      return std::string(argv[++i]);
+    };
     if (s == "--size") a.size = value();
     else if (s == "--connectivity") a.connectivity = value();
     else if (s == "--runs") a.runs = value();
     else if (s == "--kernels") a.kernels = true;
+    else if (s == "--algorithm")
+      a.algorithm = named(text(), {ccl::Algorithm::OptimizedUF, ccl::Algorithm::EightDLS, ccl::Algorithm::M8DLS,
+                                   ccl::Algorithm::ColumnRuns, ccl::Algorithm::RasterSegments}, "algorithm");
+    else if (s == "--analysis")
+      a.analysis = named(text(), {ccl::Analysis::FlslCd, ccl::Analysis::Naive, ccl::Analysis::Flsl,
+                                  ccl::Analysis::FlslOtf}, "analysis");
     else {
-      std::fprintf(stderr, "usage: ccl-bench-gpu [--size N] [--connectivity 4|8] [--runs R] [--kernels]\n");
+      std::fprintf(stderr, "usage: ccl-bench-gpu [--size N] [--connectivity 4|8] [--runs R] [--kernels]\n"
+                           "                     [--algorithm NAME] [--analysis NAME]\n");
       std::exit(2);
     }
   }
@@ -106,8 +133,8 @@ int main(int argc, char** argv) {
     check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
     const double bandwidth = bench::copy_bandwidth(std::size_t(1) << 30);
     const double floor_ms = pixels * kFloorBytesPerPixel / bandwidth * 1e3;
-    std::printf("device: %s; frame %dx%d, connectivity %d, best of %d runs\n", prop.name, n, n, args.connectivity,
-                args.runs);
+    std::printf("device: %s; frame %dx%d, connectivity %d, algorithm %s, analysis %s, best of %d runs\n", prop.name, n,
+                n, args.connectivity, ccl::to_string(args.algorithm), ccl::to_string(args.analysis), args.runs);
     std::printf("copy bandwidth (D2D, read+write): %.0f GB/s -> floor %.3f ms/frame = %.0f Gpix/s at %.0f B/px\n",
                 bandwidth / 1e9, floor_ms, pixels / floor_ms / 1e6, kFloorBytesPerPixel);
     std::printf("csv,kind,g,density,components,device_ms,device_gpix_s,device_floor_frac,run_ms,run_gpix_s,run_floor_frac\n");
@@ -118,6 +145,8 @@ int main(int argc, char** argv) {
     check(cudaMalloc(&d_image, std::size_t(n) * n), "cudaMalloc");
     ccl::Options options;
     options.connectivity = args.connectivity;
+    options.algorithm = args.algorithm;
+    options.analysis = args.analysis;
 
     struct Case { std::string kind; int g, d; };
     std::vector<Case> cases;

@@ -120,6 +120,8 @@ __device__ void merge_features_cd(unsigned active, std::uint32_t id, RunFeatures
   atomicAdd(stats.sum_y + id, f.sum_y);
 }
 
+// ConflictDetection = false is plain FLSL: every run's lane does its own atomics.
+template <bool ConflictDetection>
 __global__ void __launch_bounds__(32 * kRowWarps)
     RunFeaturesKernel(DeviceMask mask, const std::uint32_t* labels, const std::uint32_t* root_rank,
                       const std::uint32_t* row_offset, ComponentStats stats) {
@@ -138,13 +140,23 @@ __global__ void __launch_bounds__(32 * kRowWarps)
     const RunFeatures f{length, start, end - 1, std::uint32_t(y),
                         (unsigned long long)(start + end - 1) * length / 2,
                         (unsigned long long)y * length};
-    merge_features_cd(active, id, f, stats);
+    if constexpr (ConflictDetection) {
+      merge_features_cd(active, id, f, stats);
+    } else {
+      (void)active;
+      atomicAdd(stats.area + id, f.area);
+      atomicMin(stats.left + id, f.left);
+      atomicMax(stats.right + id, f.right);
+      atomicMax(stats.bottom + id, f.bottom);
+      atomicAdd(stats.sum_x + id, f.sum_x);
+      atomicAdd(stats.sum_y + id, f.sum_y);
+    }
   });
 }
 
 }  // namespace
 
-void analyze_flsl_cd(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
+void link_and_rank_roots(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
   const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
   RunRootsKernel<<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_roots);
   check_launch("RunRootsKernel");
@@ -156,10 +168,22 @@ void analyze_flsl_cd(const DeviceMask& mask, Scratch& s, cudaStream_t stream, St
                                                                      s.counts);
   check_launch("RankRootsInitStatsKernel");
   mark(timer, "RankRootsInitStatsKernel", stream);
+}
 
-  RunFeaturesKernel<<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
+void analyze_flsl_cd(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
+  link_and_rank_roots(mask, s, stream, timer);
+  const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
+  RunFeaturesKernel<true><<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
   check_launch("RunFeaturesKernel");
   mark(timer, "RunFeaturesKernel", stream);
+}
+
+void analyze_flsl(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
+  link_and_rank_roots(mask, s, stream, timer);
+  const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
+  RunFeaturesKernel<false><<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
+  check_launch("RunFeaturesKernel<flsl>");
+  mark(timer, "RunFeaturesKernel(flsl)", stream);
 }
 
 }  // namespace ccl::cuda

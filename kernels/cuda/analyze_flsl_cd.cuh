@@ -19,4 +19,12 @@ class StageTimer;
 // scratch.counts (n_in_range = n_components, before any area filter).
 void analyze_flsl_cd(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream, StageTimer* timer);
 
+// Plain FLSL (analysis=flsl): the same runs, one atomic per run per feature, no conflict detection.
+void analyze_flsl(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream, StageTimer* timer);
+
+// The steps every analysis starts with: each run start linked to its root, roots ranked
+// (scratch.root_rank, scratch.row_offset, scratch.counts), and every statistic but `top` readied
+// (area 0, left 0xffffffff, right/bottom/sums 0); `top` is left to whoever sees the root pixel.
+void link_and_rank_roots(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream, StageTimer* timer);
+
 }  // namespace ccl::cuda

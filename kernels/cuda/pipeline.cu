@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analyze_flsl_cd.cuh"
+#include "analyze_naive.cuh"
 #include "compact.cuh"
 #include "cuda_check.hpp"
 #include "label_optimized_uf.cuh"
@@ -35,13 +36,17 @@ void analyze_frame(const DeviceMask& mask, const Options& options, Scratch& scra
                    StageTimer* timer) {
   switch (options.analysis) {
     case Analysis::FlslCd: analyze_flsl_cd(mask, scratch, stream, timer); return;
+    case Analysis::Flsl: analyze_flsl(mask, scratch, stream, timer); return;
+    case Analysis::Naive: analyze_naive(mask, scratch, stream, timer); return;
     default: break;
   }
   not_implemented("analysis", to_string(options.analysis));
 }
 
 bool implemented(Algorithm algorithm) { return algorithm == Algorithm::OptimizedUF; }
-bool implemented(Analysis analysis) { return analysis == Analysis::FlslCd; }
+bool implemented(Analysis analysis) {
+  return analysis == Analysis::FlslCd || analysis == Analysis::Flsl || analysis == Analysis::Naive;
+}
 
 // Refused before any device work is queued.
 void require_implemented(const Options& options) {
