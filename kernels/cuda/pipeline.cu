@@ -7,7 +7,9 @@
 #include "analyze_naive.cuh"
 #include "compact.cuh"
 #include "cuda_check.hpp"
+#include "label_column_runs.cuh"
 #include "label_optimized_uf.cuh"
+#include "label_raster_segments.cuh"
 #include "stage_timer.cuh"
 
 namespace ccl::cuda {
@@ -27,6 +29,8 @@ void label_frame(const DeviceMask& mask, const Options& options, Scratch& scratc
                  StageTimer* timer) {
   switch (options.algorithm) {
     case Algorithm::OptimizedUF: label_optimized_uf(mask, options.connectivity, scratch.labels, stream, timer); return;
+    case Algorithm::ColumnRuns: label_column_runs(mask, options.connectivity, scratch.labels, stream, timer); return;
+    case Algorithm::RasterSegments: label_raster_segments(mask, options.connectivity, scratch, stream, timer); return;
     default: break;
   }
   not_implemented("algorithm", to_string(options.algorithm));
@@ -43,7 +47,10 @@ void analyze_frame(const DeviceMask& mask, const Options& options, Scratch& scra
   not_implemented("analysis", to_string(options.analysis));
 }
 
-bool implemented(Algorithm algorithm) { return algorithm == Algorithm::OptimizedUF; }
+bool implemented(Algorithm algorithm) {
+  return algorithm == Algorithm::OptimizedUF || algorithm == Algorithm::ColumnRuns ||
+         algorithm == Algorithm::RasterSegments;
+}
 bool implemented(Analysis analysis) {
   return analysis == Analysis::FlslCd || analysis == Analysis::Flsl || analysis == Analysis::Naive;
 }

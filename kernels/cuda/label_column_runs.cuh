@@ -1,0 +1,21 @@
+// Kang et al.'s column-runs labeling: one thread per column links each vertical run to its top
+// pixel, log2(w) rounds of pairwise merges join adjacent column groups across their common
+// boundary (union by minimum), and a relabel pass writes every foreground pixel's root. Afterwards
+// `labels` holds, at every foreground pixel, the raster index of its component's first pixel
+// (the contract of label_optimized_uf.cuh, in its strongest form).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "device_mask.cuh"
+
+namespace ccl::cuda {
+
+class StageTimer;
+
+void label_column_runs(const DeviceMask& mask, int connectivity, std::uint32_t* labels, cudaStream_t stream,
+                       StageTimer* timer);
+
+}  // namespace ccl::cuda

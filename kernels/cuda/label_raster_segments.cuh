@@ -1,0 +1,27 @@
+// Imura et al.'s raster-segment labeling on the GPU: per-pixel start/end flags and a per-row
+// prefix sum (warp ballots plus a block scan) extract each row's segments, each segment unites
+// with the segments of the row above that it touches (Imura's 4/8 overlap conditions) by
+// union-find with union by minimum over segment ids, and every foreground pixel then gets the
+// raster index of its root segment's first pixel. Segment ids are y * ceil(width / 2) + rank in
+// the row, so they grow in raster order: the root (smallest id) is the component's first segment
+// and its first pixel the component's first pixel. Afterwards `labels` holds, at every foreground
+// pixel, that raster index (the contract of label_optimized_uf.cuh, in its strongest form).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "device_mask.cuh"
+
+namespace ccl::cuda {
+
+class StageTimer;
+struct Scratch;
+
+// Uses scratch.labels and the scratch.segment_* arrays (ceil(width / 2) segment slots a row).
+void label_raster_segments(const DeviceMask& mask, int connectivity, Scratch& scratch, cudaStream_t stream,
+                           StageTimer* timer);
+
+}  // namespace ccl::cuda
