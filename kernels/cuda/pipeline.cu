@@ -7,6 +7,7 @@
 #include "analyze_naive.cuh"
 #include "compact.cuh"
 #include "cuda_check.hpp"
+#include "label_8dls.cuh"
 #include "label_column_runs.cuh"
 #include "label_optimized_uf.cuh"
 #include "label_raster_segments.cuh"
@@ -29,6 +30,8 @@ void label_frame(const DeviceMask& mask, const Options& options, Scratch& scratc
                  StageTimer* timer) {
   switch (options.algorithm) {
     case Algorithm::OptimizedUF: label_optimized_uf(mask, options.connectivity, scratch.labels, stream, timer); return;
+    case Algorithm::EightDLS: label_8dls(mask, options.connectivity, false, scratch.labels, stream, timer); return;
+    case Algorithm::M8DLS: label_8dls(mask, options.connectivity, true, scratch.labels, stream, timer); return;
     case Algorithm::ColumnRuns: label_column_runs(mask, options.connectivity, scratch.labels, stream, timer); return;
     case Algorithm::RasterSegments: label_raster_segments(mask, options.connectivity, scratch, stream, timer); return;
     default: break;
@@ -49,7 +52,7 @@ void analyze_frame(const DeviceMask& mask, const Options& options, Scratch& scra
 
 bool implemented(Algorithm algorithm) {
   return algorithm == Algorithm::OptimizedUF || algorithm == Algorithm::ColumnRuns ||
-         algorithm == Algorithm::RasterSegments;
+         algorithm == Algorithm::RasterSegments || algorithm == Algorithm::EightDLS || algorithm == Algorithm::M8DLS;
 }
 bool implemented(Analysis analysis) {
   return analysis == Analysis::FlslCd || analysis == Analysis::Flsl || analysis == Analysis::Naive;
