@@ -100,39 +100,25 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
   if (lowered && changed) *changed = 1u;
 }
 
-// The changed flag, freed on every way out (stream-ordered).
-struct Flag {
-  unsigned* device = nullptr;
-  cudaStream_t stream;
-  explicit Flag(cudaStream_t s) : stream(s) {
-    check(cudaMallocAsync(reinterpret_cast<void**>(&device), sizeof(unsigned), stream), "cudaMallocAsync (8DLS flag)");
-  }
-  Flag(const Flag&) = delete;
-  Flag& operator=(const Flag&) = delete;
-  ~Flag() {
-    if (device) (void)cudaFreeAsync(device, stream);
-  }
-};
-
 template <int Connectivity>
-void run_8dls(const DeviceMask& mask, bool modified, std::uint32_t* labels, cudaStream_t stream, StageTimer* timer) {
+void run_8dls(const DeviceMask& mask, bool modified, std::uint32_t* labels, unsigned* changed_flag, cudaStream_t stream,
+              StageTimer* timer) {
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid((mask.width + kBlockX - 1) / kBlockX, (mask.height + kBlockY - 1) / kBlockY);
   InitLabelsKernel<<<grid, block, 0, stream>>>(mask, labels);
   check_launch("InitLabelsKernel (8DLS)");
-  Flag flag(stream);
   const char* name = modified ? "M8DLS" : "8DLS";
   for (int passes = 0;;) {
     for (int j = 0; j < kBatch; ++j, ++passes) {
       const bool last = j == kBatch - 1;
-      if (last) check(cudaMemsetAsync(flag.device, 0, sizeof(unsigned), stream), "cudaMemsetAsync (8DLS flag)");
+      if (last) check(cudaMemsetAsync(changed_flag, 0, sizeof(unsigned), stream), "cudaMemsetAsync (8DLS flag)");
       // M8DLS skips from the second pass on, except in the checking pass that ends each batch
       SelectKernel<Connectivity><<<grid, block, 0, stream>>>(mask, labels, modified && passes > 0 && !last,
-                                                              last ? flag.device : nullptr);
+                                                              last ? changed_flag : nullptr);
       check_launch("SelectKernel (8DLS)");
     }
     unsigned changed = 1;
-    check(cudaMemcpyAsync(&changed, flag.device, sizeof(unsigned), cudaMemcpyDeviceToHost, stream),
+    check(cudaMemcpyAsync(&changed, changed_flag, sizeof(unsigned), cudaMemcpyDeviceToHost, stream),
           "cudaMemcpyAsync (8DLS flag)");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (8DLS pass)");
     if (!changed) break;
@@ -145,12 +131,12 @@ void run_8dls(const DeviceMask& mask, bool modified, std::uint32_t* labels, cuda
 
 }  // namespace
 
-void label_8dls(const DeviceMask& mask, int connectivity, bool modified, std::uint32_t* labels, cudaStream_t stream,
-                StageTimer* timer) {
+void label_8dls(const DeviceMask& mask, int connectivity, bool modified, std::uint32_t* labels, unsigned* changed_flag,
+                cudaStream_t stream, StageTimer* timer) {
   if (connectivity == 4)
-    run_8dls<4>(mask, modified, labels, stream, timer);
+    run_8dls<4>(mask, modified, labels, changed_flag, stream, timer);
   else
-    run_8dls<8>(mask, modified, labels, stream, timer);
+    run_8dls<8>(mask, modified, labels, changed_flag, stream, timer);
 }
 
 }  // namespace ccl::cuda

@@ -17,8 +17,8 @@ class StageTimer;
 // `modified` selects M8DLS: from the second pass on, pixels whose label is still its own root
 // ("the smallest so far" in the paper) are skipped. Throws Error(DeviceFailure) if the passes do
 // not converge within a generous cap (they always should: every pass that changes anything lowers
-// some label).
-void label_8dls(const DeviceMask& mask, int connectivity, bool modified, std::uint32_t* labels, cudaStream_t stream,
-                StageTimer* timer);
+// some label). `changed_flag` is one word of scratch device memory (no allocation per frame).
+void label_8dls(const DeviceMask& mask, int connectivity, bool modified, std::uint32_t* labels, unsigned* changed_flag,
+                cudaStream_t stream, StageTimer* timer);
 
 }  // namespace ccl::cuda

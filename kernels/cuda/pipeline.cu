@@ -30,8 +30,8 @@ void label_frame(const DeviceMask& mask, const Options& options, Scratch& scratc
                  StageTimer* timer) {
   switch (options.algorithm) {
     case Algorithm::OptimizedUF: label_optimized_uf(mask, options.connectivity, scratch.labels, stream, timer); return;
-    case Algorithm::EightDLS: label_8dls(mask, options.connectivity, false, scratch.labels, stream, timer); return;
-    case Algorithm::M8DLS: label_8dls(mask, options.connectivity, true, scratch.labels, stream, timer); return;
+    case Algorithm::EightDLS: label_8dls(mask, options.connectivity, false, scratch.labels, scratch.label_changed, stream, timer); return;
+    case Algorithm::M8DLS: label_8dls(mask, options.connectivity, true, scratch.labels, scratch.label_changed, stream, timer); return;
     case Algorithm::ColumnRuns: label_column_runs(mask, options.connectivity, scratch.labels, stream, timer); return;
     case Algorithm::RasterSegments: label_raster_segments(mask, options.connectivity, scratch, stream, timer); return;
     default: break;

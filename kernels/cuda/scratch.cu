@@ -40,6 +40,7 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.sort_keys = c.take<std::uint32_t>(components);
   s.ranks = c.take<std::uint32_t>(components);
   s.n_selected = c.take<std::uint32_t>(1);
+  s.label_changed = c.take<unsigned>(1);
   const std::size_t segments = (pixels + std::size_t(height) + 1) / 2;  // ceil(width / 2) a row
   s.segment_bounds = c.take<std::uint16_t>(2 * segments);
   s.segment_parent = c.take<std::uint32_t>(segments);

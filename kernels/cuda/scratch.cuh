@@ -45,6 +45,7 @@ struct Scratch {
   std::uint32_t* sort_keys = nullptr;   // sorted areas, then reused as the final label per component
   std::uint32_t* ranks = nullptr;       // 0..n-1 for the sort, then the ranks that pass the area filter
   std::uint32_t* n_selected = nullptr;
+  unsigned* label_changed = nullptr;  // iterative labelings (8DLS): set by a pass that lowered a label
   // raster-segments labeling: ceil(width / 2) segment slots a row, (pixels + height + 1) / 2 in all
   std::uint16_t* segment_bounds = nullptr;  // first and last x of each segment
   std::uint32_t* segment_parent = nullptr;  // union-find parent per segment
