@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,29 @@ class DeviceBuffer {
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };
+
+struct Size {
+  int w, h;
+};
+
+// Random thresholds (on gray frames), order, area filters and max_objects, as the sweeps use them.
+inline ccl::Options random_options(std::mt19937& rng, int connectivity, bool gray) {
+  ccl::Options o;
+  o.connectivity = connectivity;
+  const std::uint8_t thresholds[] = {0, 1, 64, 127, 200, 254, 255};
+  if (gray) o.threshold = thresholds[rng() % 7];
+  o.order = rng() % 2 ? ccl::Order::Area : ccl::Order::Raster;
+  if (rng() % 4 == 0) {
+    const std::uint32_t max_areas[] = {ccl::kUnlimited, 3, 50, 500};
+    o.min_area = rng() % 20;
+    o.max_area = max_areas[rng() % 4];
+  }
+  if (rng() % 4 == 0) {
+    const std::uint32_t max_objects[] = {0, 1, 5, 100};
+    o.max_objects = max_objects[rng() % 4];
+  }
+  return o;
+}
 
 enum class Upload { Device, Host };
 

@@ -10,31 +10,12 @@
 namespace {
 
 using gpu_test::harness;
+using gpu_test::random_options;
+using gpu_test::Size;
 
 // flsl-otf is not implemented yet (see Analyses.OtfRefused): add it here when it is.
 const ccl::Analysis kAnalyses[] = {ccl::Analysis::FlslCd, ccl::Analysis::Flsl, ccl::Analysis::Naive};
 
-struct Size {
-  int w, h;
-};
-
-ccl::Options random_options(std::mt19937& rng, int connectivity, bool gray) {
-  ccl::Options o;
-  o.connectivity = connectivity;
-  const std::uint8_t thresholds[] = {0, 1, 64, 127, 200, 254, 255};
-  if (gray) o.threshold = thresholds[rng() % 7];
-  o.order = rng() % 2 ? ccl::Order::Area : ccl::Order::Raster;
-  if (rng() % 4 == 0) {
-    const std::uint32_t max_areas[] = {ccl::kUnlimited, 3, 50, 500};
-    o.min_area = rng() % 20;
-    o.max_area = max_areas[rng() % 4];
-  }
-  if (rng() % 4 == 0) {
-    const std::uint32_t max_objects[] = {0, 1, 5, 100};
-    o.max_objects = max_objects[rng() % 4];
-  }
-  return o;
-}
 
 // Every analysis on the same frame with the same options.
 void agree_all(const frames::Frame& f, ccl::Options o, bool with_oracle,

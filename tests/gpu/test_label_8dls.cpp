@@ -8,10 +8,7 @@
 namespace {
 
 using gpu_test::harness;
-
-struct Size {
-  int w, h;
-};
+using gpu_test::Size;
 
 constexpr ccl::Algorithm kAlgorithms[] = {ccl::Algorithm::EightDLS, ccl::Algorithm::M8DLS};
 

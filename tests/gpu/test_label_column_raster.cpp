@@ -10,10 +10,7 @@
 namespace {
 
 using gpu_test::harness;
-
-struct Size {
-  int w, h;
-};
+using gpu_test::Size;
 
 const ccl::Algorithm kAlgorithms[] = {ccl::Algorithm::ColumnRuns, ccl::Algorithm::RasterSegments};
 

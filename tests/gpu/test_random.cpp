@@ -8,33 +8,14 @@
 namespace {
 
 using gpu_test::harness;
-
-struct Size {
-  int w, h;
-};
+using gpu_test::random_options;
+using gpu_test::Size;
 
 const Size kSizes[] = {{1, 200},   {200, 1},   {31, 31},   {32, 32},   {33, 33},  {37, 61},   {64, 64},   {65, 31},
                        {97, 101}, {127, 129}, {128, 96},  {160, 160}, {200, 53}, {61, 257},  {255, 129},
                        {129, 65}, {121, 70},  {256, 128}, {385, 193}};
 const Size kQuickSizes[] = {{1, 40}, {33, 33}, {65, 31}, {45, 70}, {130, 66}};
 
-ccl::Options random_options(std::mt19937& rng, int connectivity, bool gray) {
-  ccl::Options o;
-  o.connectivity = connectivity;
-  const std::uint8_t thresholds[] = {0, 1, 64, 127, 200, 254, 255};
-  if (gray) o.threshold = thresholds[rng() % 7];
-  o.order = rng() % 2 ? ccl::Order::Area : ccl::Order::Raster;
-  if (rng() % 4 == 0) {
-    const std::uint32_t max_areas[] = {ccl::kUnlimited, 3, 50, 500};
-    o.min_area = rng() % 20;
-    o.max_area = max_areas[rng() % 4];
-  }
-  if (rng() % 4 == 0) {
-    const std::uint32_t max_objects[] = {0, 1, 5, 100};
-    o.max_objects = max_objects[rng() % 4];
-  }
-  return o;
-}
 
 void sweep(int connectivity, int density_step, int max_g, const Size* sizes, std::size_t n_sizes) {
   std::mt19937 rng(1234 + connectivity);

@@ -5,10 +5,7 @@
 namespace {
 
 using gpu_test::harness;
-
-struct Size {
-  int w, h;
-};
+using gpu_test::Size;
 
 void all_shapes(const Size* sizes, std::size_t n, const int* pads, std::size_t n_pads) {
   for (std::size_t s = 0; s < n; ++s)
