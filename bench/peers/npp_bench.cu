@@ -162,7 +162,10 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::fclose(in);
-    cuda_ok(cudaMemcpy(d_src, host.data(), pixels, cudaMemcpyHostToDevice), "cudaMemcpy");
+    // On NPP's stream: a plain cudaMemcpy from pageable memory can return before its DMA lands,
+    // and nothing orders the legacy stream before a non-blocking one.
+    cuda_ok(cudaMemcpyAsync(d_src, host.data(), pixels, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
+    cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize (upload)");
     int max_label = 0;
     auto label = [&] {
       npp_ok(nppiLabelMarkersUF_8u32u_C1R_Ctx(d_src, n, d_labels, n * 4, roi, conn == 8 ? nppiNormInf : nppiNormL1,
