@@ -98,10 +98,13 @@ class CudaEngine final : public GstCclEngine {
   GstCudaContext* cuda_context() const override { return context_; }
 
   void reserve(int width, int height) override {
+    {
+      ContextGuard guard(context_);
+      analyzer_->reserve(width, height);
+    }
+    // Remembered only once reserved: a refused size must not be reserved again on adopt().
     width_ = width;
     height_ = height;
-    ContextGuard guard(context_);
-    analyzer_->reserve(width, height);
   }
 
   bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
@@ -110,6 +113,7 @@ class CudaEngine final : public GstCclEngine {
     if (gst_is_cuda_memory(mem)) {
       GstCudaContext* upstream = GST_CUDA_MEMORY_CAST(mem)->context;
       if (upstream != context_) adopt(upstream);
+      require_bound();
       GST_TRACE("labeling CUDA memory in place");
       MappedFrame map(info, buffer, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA));
       if (!map.ok()) return false;
@@ -117,6 +121,7 @@ class CudaEngine final : public GstCclEngine {
       analyzer_->run(plane0(map.frame()), options, result);
       return true;
     }
+    require_bound();
     GST_TRACE("uploading system memory");
     MappedFrame map(info, buffer, GST_MAP_READ);
     if (!map.ok()) return false;
@@ -146,13 +151,25 @@ class CudaEngine final : public GstCclEngine {
     gst_clear_object(&context_);
   }
 
-  // Upstream's memory lives in another context: work there rather than copy every frame.
+  // Upstream's memory lives in another context: work there rather than copy every frame. A
+  // failed bind leaves the engine unbound (the next CUDA frame tries again), never half bound.
   void adopt(GstCudaContext* upstream) {
     GST_INFO("adopting the CUDA context %" GST_PTR_FORMAT " of the upstream memory", upstream);
     GstCudaContext* keep = static_cast<GstCudaContext*>(gst_object_ref(upstream));
     unbind();
-    bind(keep);
+    try {
+      bind(keep);
+    } catch (...) {
+      unbind();
+      gst_object_unref(keep);
+      throw;
+    }
     gst_object_unref(keep);
+  }
+
+  void require_bound() const {
+    if (!analyzer_)
+      throw ccl::Error(ccl::Error::Kind::DeviceFailure, "the CUDA backend has no usable context after a failure");
   }
 
   GstCudaContext* context_ = nullptr;

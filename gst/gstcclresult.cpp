@@ -30,6 +30,21 @@ static void ensure_debug_category() {
   }
 }
 
+void gst_ccl_result_remove_metas(GstBuffer* buffer) {
+  static const GQuark roi_type = g_quark_from_static_string("connected-component");
+  gst_buffer_foreach_meta(
+      buffer,
+      [](GstBuffer*, GstMeta** meta, gpointer type) -> gboolean {
+        const GType api = (*meta)->info->api;
+        const bool ours = api == GST_CCL_META_API_TYPE ||
+                          (api == GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE &&
+                           reinterpret_cast<GstVideoRegionOfInterestMeta*>(*meta)->roi_type == *static_cast<const GQuark*>(type));
+        if (ours) *meta = nullptr;  // tells gst_buffer_foreach_meta to remove it
+        return TRUE;
+      },
+      const_cast<GQuark*>(&roi_type));
+}
+
 void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result) {
   ensure_debug_category();
   const auto* components = reinterpret_cast<const GstCclComponent*>(result.components.data());

@@ -5,6 +5,10 @@
 
 #include "ccl/types.hpp"
 
+// Removes the GstCclMeta and "connected-component" ROI metas an earlier cudaccl attached, so a
+// buffer carries one answer: the one of the element it last went through.
+void gst_ccl_result_remove_metas(GstBuffer* buffer);
+
 // Attaches one GstCclMeta with every reported component.
 void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result);
 

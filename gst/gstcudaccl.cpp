@@ -429,6 +429,7 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
 #if CCL_HAVE_CUDA
   gst_cuda_ccl_follow_engine_context(self);
 #endif
+  gst_ccl_result_remove_metas(buffer);
   gst_ccl_result_add_meta(buffer, result);
   if (attach_roi_meta) gst_ccl_result_add_roi_metas(buffer, result);
   if (post_messages) gst_cuda_ccl_post_message(self, buffer, result);

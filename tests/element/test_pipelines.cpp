@@ -73,8 +73,14 @@ struct Probe {
     GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
     GstCaps* caps = gst_pad_get_current_caps(pad);
     const bool cuda = caps && gst_caps_features_contains(gst_caps_get_features(caps, 0), "memory:CUDAMemory");
-    const std::string d = check_buffer(buffer, caps, self->options);
+    std::string d = check_buffer(buffer, caps, self->options);
     if (caps) gst_caps_unref(caps);
+    // One answer per buffer: an element downstream of another cudaccl replaces its metas.
+    const guint n_ccl = gst_buffer_get_n_meta(buffer, GST_CCL_META_API_TYPE);
+    const guint n_roi = gst_buffer_get_n_meta(buffer, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE);
+    const GstCclMeta* meta = gst_buffer_get_ccl_meta(buffer);
+    if (d.empty() && (n_ccl != 1 || !meta || n_roi != meta->n_components))
+      d = std::to_string(n_ccl) + " GstCclMeta and " + std::to_string(n_roi) + " ROI metas on one buffer";
     std::lock_guard<std::mutex> g(self->lock);
     ++self->frames;
     self->cuda_frames += cuda;
