@@ -76,10 +76,13 @@ void ccl_draw_fill_rect(GstVideoFrame* frame, const CclPen& pen, gint x, gint y,
 
 void ccl_draw_box(GstVideoFrame* frame, const CclPen& pen, gint x, gint y, gint w, gint h, gint line_width) {
   const gint lw_x = std::min(line_width, (w + 1) / 2), lw_y = std::min(line_width, (h + 1) / 2);
-  ccl_draw_fill_rect(frame, pen, x, y, w, lw_y);                       // top
-  ccl_draw_fill_rect(frame, pen, x, y + h - lw_y, w, lw_y);            // bottom
-  ccl_draw_fill_rect(frame, pen, x, y + lw_y, lw_x, h - 2 * lw_y);          // left
-  ccl_draw_fill_rect(frame, pen, x + w - lw_x, y + lw_y, lw_x, h - 2 * lw_y);  // right
+  // bottom and right edges only cover what top and left left over, so a thin box's translucent
+  // pen blends each pixel once
+  const gint bottom = std::min(lw_y, h - lw_y), right = std::min(lw_x, w - lw_x);
+  ccl_draw_fill_rect(frame, pen, x, y, w, lw_y);                                      // top
+  ccl_draw_fill_rect(frame, pen, x, y + h - bottom, w, bottom);                       // bottom
+  ccl_draw_fill_rect(frame, pen, x, y + lw_y, lw_x, h - lw_y - bottom);               // left
+  ccl_draw_fill_rect(frame, pen, x + w - right, y + lw_y, right, h - lw_y - bottom);  // right
 }
 
 void ccl_draw_cross(GstVideoFrame* frame, const CclPen& pen, gint cx, gint cy, gint arm, gint line_width) {
