@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building gst-ccl needs (Debian bookworm packages), then configures and builds
-# into ./build. Sourced by tools/demo.sh and tools/test.sh; safe to run again (does only what is missing).
+# into ./build. Run by tools/demo.sh and tools/test.sh; safe to run again (does only what is missing).
+# CCL_MESON_ARGS (e.g. -Dcuda=disabled) is passed to the first `meson setup build`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -15,12 +16,16 @@ for p in "${packages[@]}"; do
 done
 if ((${#missing[@]})); then
   echo "bootstrap: installing ${missing[*]}"
-  sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  sudo=
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "bootstrap: run as root, or install sudo, to install: ${missing[*]}" >&2; exit 1; }
+    sudo=sudo; [ -t 0 ] || sudo="sudo -n"  # without a terminal, fail instead of waiting for a password
+  fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# nvcc is optional: with it the CUDA backend is built too (CUDA toolkit at /usr/local/cuda)
+# nvcc is optional: with it (on PATH, or CUDA at /usr/local/cuda) the CUDA backend is built too
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
 [ -f build/build.ninja ] || meson setup build ${CCL_MESON_ARGS:-}
 ninja -C build
