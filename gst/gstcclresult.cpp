@@ -30,19 +30,38 @@ static void ensure_debug_category() {
   }
 }
 
+// Field names as quarks interned once: gst_structure_new() would look each name up in GLib's
+// global quark table for every component, which costs more than the meta itself.
+struct ComponentQuarks {
+  GQuark roi_type = g_quark_from_static_string("connected-component");
+  GQuark component = g_quark_from_static_string("component");
+  GQuark label = g_quark_from_static_string("label");
+  GQuark area = g_quark_from_static_string("area");
+  GQuark x = g_quark_from_static_string("x");
+  GQuark y = g_quark_from_static_string("y");
+  GQuark width = g_quark_from_static_string("width");
+  GQuark height = g_quark_from_static_string("height");
+  GQuark centroid_x = g_quark_from_static_string("centroid-x");
+  GQuark centroid_y = g_quark_from_static_string("centroid-y");
+};
+
+static const ComponentQuarks& quarks() {
+  static const ComponentQuarks q;
+  return q;
+}
+
 void gst_ccl_result_remove_metas(GstBuffer* buffer) {
-  static const GQuark roi_type = g_quark_from_static_string("connected-component");
   gst_buffer_foreach_meta(
       buffer,
-      [](GstBuffer*, GstMeta** meta, gpointer type) -> gboolean {
+      [](GstBuffer*, GstMeta** meta, gpointer) -> gboolean {
         const GType api = (*meta)->info->api;
         const bool ours = api == GST_CCL_META_API_TYPE ||
                           (api == GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE &&
-                           reinterpret_cast<GstVideoRegionOfInterestMeta*>(*meta)->roi_type == *static_cast<const GQuark*>(type));
+                           reinterpret_cast<GstVideoRegionOfInterestMeta*>(*meta)->roi_type == quarks().roi_type);
         if (ours) *meta = nullptr;  // tells gst_buffer_foreach_meta to remove it
         return TRUE;
       },
-      const_cast<GQuark*>(&roi_type));
+      nullptr);
 }
 
 void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result) {
@@ -54,38 +73,29 @@ void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result) {
   GST_LOG("attached %zu of %u components", result.components.size(), result.n_components_total);
 }
 
-// Field names as quarks interned once: gst_structure_new() would look each name up in GLib's
-// global quark table for every component, which costs more than the meta itself.
-struct RoiQuarks {
-  GQuark type = g_quark_from_static_string("connected-component");
-  GQuark label = g_quark_from_static_string("label");
-  GQuark area = g_quark_from_static_string("area");
-  GQuark centroid_x = g_quark_from_static_string("centroid-x");
-  GQuark centroid_y = g_quark_from_static_string("centroid-y");
-};
-
 void gst_ccl_result_add_roi_metas(GstBuffer* buffer, const ccl::Result& result) {
-  static const RoiQuarks q;
+  const ComponentQuarks& q = quarks();
   for (const ccl::Component& c : result.components) {
     GstVideoRegionOfInterestMeta* roi = gst_buffer_add_video_region_of_interest_meta_id(
-        buffer, q.type, guint(c.x), guint(c.y), guint(c.width), guint(c.height));
+        buffer, q.roi_type, guint(c.x), guint(c.y), guint(c.width), guint(c.height));
     roi->id = gint(c.label);
     gst_video_region_of_interest_meta_add_param(
-        roi, gst_structure_new_id(q.type, q.label, G_TYPE_UINT, c.label, q.area, G_TYPE_UINT, c.area, q.centroid_x,
+        roi, gst_structure_new_id(q.roi_type, q.label, G_TYPE_UINT, c.label, q.area, G_TYPE_UINT, c.area, q.centroid_x,
                                   G_TYPE_DOUBLE, c.centroid_x, q.centroid_y, G_TYPE_DOUBLE, c.centroid_y, nullptr));
   }
 }
 
 GstStructure* gst_ccl_result_to_structure(const ccl::Result& result, const GstCclFrameTimes& times) {
+  const ComponentQuarks& q = quarks();
   GValue list = G_VALUE_INIT;
   g_value_init(&list, GST_TYPE_LIST);
   for (const ccl::Component& c : result.components) {
     GValue item = G_VALUE_INIT;
     g_value_init(&item, GST_TYPE_STRUCTURE);
-    GstStructure* s = gst_structure_new("component", "label", G_TYPE_UINT, c.label, "x", G_TYPE_INT, c.x, "y",
-                                        G_TYPE_INT, c.y, "width", G_TYPE_INT, c.width, "height", G_TYPE_INT,
-                                        c.height, "area", G_TYPE_UINT, c.area, "centroid-x", G_TYPE_DOUBLE,
-                                        c.centroid_x, "centroid-y", G_TYPE_DOUBLE, c.centroid_y, nullptr);
+    GstStructure* s = gst_structure_new_id(q.component, q.label, G_TYPE_UINT, c.label, q.x, G_TYPE_INT, c.x, q.y,
+                                           G_TYPE_INT, c.y, q.width, G_TYPE_INT, c.width, q.height, G_TYPE_INT,
+                                           c.height, q.area, G_TYPE_UINT, c.area, q.centroid_x, G_TYPE_DOUBLE,
+                                           c.centroid_x, q.centroid_y, G_TYPE_DOUBLE, c.centroid_y, nullptr);
     g_value_take_boxed(&item, s);
     gst_value_list_append_and_take_value(&list, &item);
   }

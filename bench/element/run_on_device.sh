@@ -2,7 +2,7 @@
 # One batched device session for the element: element tests, compute-sanitizer memcheck on their
 # CUDA cases, then ccl-bench-element. Usage (repo root, packed runtime in .gpuhost, libraries the
 # host may lack in BUILD_DIR/hostlib): bench/element/run_on_device.sh BUILD_DIR OUT_DIR
-B=${1:-build-el4}
+B=${1:-build}
 O=${2:-.}
 source .gpuhost/env.sh
 export GST_PLUGIN_PATH=$PWD/$B/gst

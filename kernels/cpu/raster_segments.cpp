@@ -135,7 +135,7 @@ class RasterSegmentsAnalyzer final : public Analyzer {
     }
   }
 
-  // Scratch kept between frames so steady-state frames do not allocate.
+  // Scratch kept between frames: the run and union-find arrays are not reallocated per frame.
   std::vector<std::int32_t> edges_;
   std::vector<std::uint32_t> row_begin_;
   std::vector<Run> runs_;
