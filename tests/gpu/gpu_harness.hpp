@@ -73,6 +73,12 @@ inline ccl::Options random_options(std::mt19937& rng, int connectivity, bool gra
   return o;
 }
 
+// The sweeps' random frame: gray levels on every third seed, row padding cycling 0, 1, 7, 13 bytes.
+inline frames::Frame sweep_frame(Size size, int density_percent, int g, std::uint32_t seed) {
+  const int pads[] = {0, 1, 7, 13};
+  return frames::random(size.w, size.h, density_percent, g, seed, pads[seed % 4], seed % 3 == 0);
+}
+
 enum class Upload { Device, Host };
 
 struct Harness {

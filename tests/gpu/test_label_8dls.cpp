@@ -29,8 +29,7 @@ void random_sweep(const Size* sizes, std::size_t n_sizes, int density_step, cons
           for (int d = 0; d <= 100; d += density_step) {
             ++seed;
             const bool gray = seed % 3 == 0;
-            const int pads[] = {0, 1, 7, 13};
-            const frames::Frame f = frames::random(sizes[s].w, sizes[s].h, d, gs[gi], seed, pads[seed % 4], gray);
+            const frames::Frame f = gpu_test::sweep_frame(sizes[s], d, gs[gi], seed);
             ccl::Options o = options_for(algorithm, connectivity);
             const std::uint8_t thresholds[] = {0, 1, 64, 127, 200, 254, 255};
             if (gray) o.threshold = thresholds[rng() % 7];

@@ -38,8 +38,7 @@ void sweep(ccl::Algorithm algorithm, const Size* sizes, std::size_t n_sizes, con
         for (int d = 0; d <= 100; d += density_step) {
           ++seed;
           const bool gray = seed % 3 == 0;
-          const int pads[] = {0, 1, 7, 13};
-          const frames::Frame f = frames::random(sizes[s].w, sizes[s].h, d, gs[gi], seed, pads[seed % 4], gray);
+          const frames::Frame f = gpu_test::sweep_frame(sizes[s], d, gs[gi], seed);
           ccl::Options o = options_for(algorithm, connectivity, rng, gray);
           SCOPED_TRACE(std::string("algorithm=") + ccl::to_string(algorithm));
           harness().expect_agree(f, o, true);

@@ -25,8 +25,7 @@ void sweep(int connectivity, int density_step, int max_g, const Size* sizes, std
       for (int d = 0; d <= 100; d += density_step) {
         ++seed;
         const bool gray = seed % 3 == 0;
-        const int pads[] = {0, 1, 7, 13};
-        const frames::Frame f = frames::random(sizes[s].w, sizes[s].h, d, g, seed, pads[seed % 4], gray);
+        const frames::Frame f = gpu_test::sweep_frame(sizes[s], d, g, seed);
         const auto upload = seed % 10 == 0 ? gpu_test::Upload::Host : gpu_test::Upload::Device;
         harness().expect_agree(f, random_options(rng, connectivity, gray), true, upload);
         if (::testing::Test::HasFailure()) return;  // the first difference says enough
