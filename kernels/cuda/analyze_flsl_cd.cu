@@ -170,20 +170,28 @@ void link_and_rank_roots(const DeviceMask& mask, Scratch& s, cudaStream_t stream
   mark(timer, "RankRootsInitStatsKernel", stream);
 }
 
-void analyze_flsl_cd(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
+namespace {
+
+// Links and ranks the roots, then the per-run features with or without conflict detection.
+template <bool ConflictDetection>
+void analyze_full_runs(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer,
+                       const char* stage) {
   link_and_rank_roots(mask, s, stream, timer);
   const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
-  RunFeaturesKernel<true><<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
-  check_launch("RunFeaturesKernel");
-  mark(timer, "RunFeaturesKernel", stream);
+  RunFeaturesKernel<ConflictDetection>
+      <<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
+  check_launch(stage);
+  mark(timer, stage, stream);
+}
+
+}  // namespace
+
+void analyze_flsl_cd(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
+  analyze_full_runs<true>(mask, s, stream, timer, "RunFeaturesKernel");
 }
 
 void analyze_flsl(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
-  link_and_rank_roots(mask, s, stream, timer);
-  const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
-  RunFeaturesKernel<false><<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
-  check_launch("RunFeaturesKernel<flsl>");
-  mark(timer, "RunFeaturesKernel(flsl)", stream);
+  analyze_full_runs<false>(mask, s, stream, timer, "RunFeaturesKernel(flsl)");
 }
 
 }  // namespace ccl::cuda
