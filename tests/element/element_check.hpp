@@ -97,6 +97,16 @@ class Harness {
   GstBus* bus_ = nullptr;
 };
 
+// Calls `on_buffer(pad, info, data)` for every buffer leaving the element `name` of `pipeline`.
+inline void add_src_probe(GstElement* pipeline, const char* name, GstPadProbeCallback on_buffer, gpointer data) {
+  GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), name);
+  ASSERT_NE(e, nullptr) << name;
+  GstPad* src = gst_element_get_static_pad(e, "src");
+  gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, data, nullptr);
+  gst_object_unref(src);
+  gst_object_unref(e);
+}
+
 inline std::string gray_caps(int w, int h) {
   return "video/x-raw,format=GRAY8,width=" + std::to_string(w) + ",height=" + std::to_string(h) +
          ",framerate=30/1";

@@ -87,14 +87,7 @@ struct Probe {
     if (!d.empty() && self->failures.size() < 5) self->failures.push_back(d);
     return GST_PAD_PROBE_OK;
   }
-  void attach(GstElement* pipeline, const char* name) {
-    GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), name);
-    ASSERT_NE(e, nullptr) << name;
-    GstPad* src = gst_element_get_static_pad(e, "src");
-    gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, this, nullptr);
-    gst_object_unref(src);
-    gst_object_unref(e);
-  }
+  void attach(GstElement* pipeline, const char* name) { elcheck::add_src_probe(pipeline, name, on_buffer, this); }
 };
 
 struct RunResult {
@@ -195,12 +188,10 @@ TEST(ElementPipelines, SeveralPipelinesAtOnceCpu) {
   several_pipelines_at_once(launches, opts(8, 128), 12, false);
 }
 
-// CPU variant: two elements in one system-memory pipeline, each attaching its own meta.
-TEST(ElementPipelines, TwoElementsOnePipelineCpu) {
-  GstElement* p = parse(
-      "videotestsrc num-buffers=8 pattern=snow ! video/x-raw,format=I420,width=160,height=120 ! "
-      "cudaccl name=a backend=cpu threshold=128 post-messages=true ! "
-      "cudaccl name=b backend=cpu threshold=64 connectivity=4 post-messages=true ! fakesink");
+// `launch` has two cudaccl, a (8-connectivity, threshold 128) then b (4-connectivity, threshold 64),
+// both posting messages: each one's output must be its own answer, every frame.
+void expect_two_elements(const std::string& launch, int frames, bool cuda) {
+  GstElement* p = parse(launch);
   ASSERT_NE(p, nullptr);
   Probe a, b;
   a.options = opts(8, 128);
@@ -209,12 +200,21 @@ TEST(ElementPipelines, TwoElementsOnePipelineCpu) {
   b.attach(p, "b");
   const RunResult r = play(p);
   EXPECT_TRUE(r.eos) << r.error;
-  EXPECT_EQ(r.messages, 16);
-  EXPECT_EQ(a.frames, 8);
-  EXPECT_EQ(b.frames, 8);
+  EXPECT_EQ(r.messages, 2 * frames);
+  EXPECT_EQ(cuda ? a.cuda_frames : a.frames, frames);
+  EXPECT_EQ(cuda ? b.cuda_frames : b.frames, frames);
   EXPECT_TRUE(a.failures.empty()) << a.failures[0];
   EXPECT_TRUE(b.failures.empty()) << b.failures[0];
   gst_object_unref(p);
+}
+
+// CPU variant: two elements in one system-memory pipeline, each attaching its own meta.
+TEST(ElementPipelines, TwoElementsOnePipelineCpu) {
+  expect_two_elements(
+      "videotestsrc num-buffers=8 pattern=snow ! video/x-raw,format=I420,width=160,height=120 ! "
+      "cudaccl name=a backend=cpu threshold=128 post-messages=true ! "
+      "cudaccl name=b backend=cpu threshold=64 connectivity=4 post-messages=true ! fakesink",
+      8, false);
 }
 
 // With the CPU backend cudaccl lists system memory first on both pads.
@@ -273,24 +273,11 @@ TEST(ElementPipelines, SystemMemoryStillNegotiatesOnGpu) {
 TEST(ElementPipelines, TwoElementsOneCudaPipeline) {
   const std::string skip = gpu_skip_reason();
   if (!skip.empty()) GTEST_SKIP() << skip;
-  GstElement* p = parse(
+  expect_two_elements(
       "videotestsrc num-buffers=10 pattern=snow ! video/x-raw,format=NV12,width=320,height=240 ! cudaupload ! "
       "cudaccl name=a threshold=128 post-messages=true ! cudaccl name=b threshold=64 connectivity=4 "
-      "post-messages=true ! cudadownload ! fakesink");
-  ASSERT_NE(p, nullptr);
-  Probe a, b;
-  a.options = opts(8, 128);
-  b.options = opts(4, 64);
-  a.attach(p, "a");
-  b.attach(p, "b");
-  const RunResult r = play(p);
-  EXPECT_TRUE(r.eos) << r.error;
-  EXPECT_EQ(r.messages, 20);
-  EXPECT_EQ(a.cuda_frames, 10);
-  EXPECT_EQ(b.cuda_frames, 10);
-  EXPECT_TRUE(a.failures.empty()) << a.failures[0];
-  EXPECT_TRUE(b.failures.empty()) << b.failures[0];
-  gst_object_unref(p);
+      "post-messages=true ! cudadownload ! fakesink",
+      10, true);
 }
 
 // Four CUDA pipelines, one thread each, at once (own contexts and streams).

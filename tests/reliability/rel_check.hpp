@@ -151,14 +151,7 @@ struct OracleProbe {
     if (!d.empty() && self->failures.size() < 5) self->failures.push_back("frame " + std::to_string(self->frames) + ": " + d);
     return GST_PAD_PROBE_OK;
   }
-  void attach(GstElement* pipeline, const char* name) {
-    GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), name);
-    ASSERT_NE(e, nullptr) << name;
-    GstPad* src = gst_element_get_static_pad(e, "src");
-    gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, this, nullptr);
-    gst_object_unref(src);
-    gst_object_unref(e);
-  }
+  void attach(GstElement* pipeline, const char* name) { elcheck::add_src_probe(pipeline, name, on_buffer, this); }
   std::string first_failure() {
     std::lock_guard<std::mutex> g(lock);
     return failures.empty() ? "" : failures[0];
