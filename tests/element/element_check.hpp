@@ -150,6 +150,15 @@ inline GstBuffer* pack_with_video_meta(const frames::Frame& f, int stride) {
   return buf;
 }
 
+// The buffer's ROI metas in the order they were attached.
+inline std::vector<GstVideoRegionOfInterestMeta*> rois(GstBuffer* buf) {
+  std::vector<GstVideoRegionOfInterestMeta*> v;
+  gpointer state = nullptr;
+  while (GstMeta* m = gst_buffer_iterate_meta_filtered(buf, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))
+    v.push_back(reinterpret_cast<GstVideoRegionOfInterestMeta*>(m));
+  return v;
+}
+
 // The GstCclMeta read back as a ccl::Result, so compare::diff can check it against the oracle.
 inline ccl::Result from_meta(const GstCclMeta& m) {
   ccl::Result r;

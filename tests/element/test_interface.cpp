@@ -12,6 +12,7 @@ namespace {
 
 using elcheck::Harness;
 using elcheck::opts;
+using elcheck::rois;
 
 // Three components in raster order: a 3x2 block, a single pixel, an L of 4 pixels.
 frames::Frame three_shapes() {
@@ -37,14 +38,6 @@ GstBuffer* run_three(Harness& h, GstClockTime pts = 0, GstClockTime duration = G
   GST_BUFFER_PTS(in) = pts;
   GST_BUFFER_DURATION(in) = duration;
   return h.process(in);
-}
-
-std::vector<GstVideoRegionOfInterestMeta*> rois(GstBuffer* buf) {
-  std::vector<GstVideoRegionOfInterestMeta*> v;
-  gpointer state = nullptr;
-  while (GstMeta* m = gst_buffer_iterate_meta_filtered(buf, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))
-    v.push_back(reinterpret_cast<GstVideoRegionOfInterestMeta*>(m));
-  return v;
 }
 
 TEST(ElementMeta, HandCheckedComponents) {

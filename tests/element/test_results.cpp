@@ -241,4 +241,65 @@ TEST(ElementOracle, CudaMemoryInput) {
 #endif
 }
 
+// The ROI metas and the message as a ccl::Result, so compare::diff can check them like the meta.
+ccl::Result from_rois(GstBuffer* out, const ccl::Result& shape) {
+  ccl::Result r = shape;
+  r.components.clear();
+  for (GstVideoRegionOfInterestMeta* roi : elcheck::rois(out)) {
+    const GstStructure* p = gst_video_region_of_interest_meta_get_param(roi, "connected-component");
+    ccl::Component c{};
+    c.x = gint32(roi->x), c.y = gint32(roi->y), c.width = gint32(roi->w), c.height = gint32(roi->h);
+    guint label = 0;
+    if (!p || !gst_structure_get_uint(p, "label", &label) || !gst_structure_get_uint(p, "area", &c.area) ||
+        !gst_structure_get_double(p, "centroid-x", &c.centroid_x) ||
+        !gst_structure_get_double(p, "centroid-y", &c.centroid_y) || roi->id != gint(label))
+      ADD_FAILURE() << "ROI meta " << r.components.size() << " lacks its connected-component param";
+    c.label = label;
+    r.components.push_back(c);
+  }
+  return r;
+}
+
+ccl::Result from_message(const GstStructure* s, const ccl::Result& shape) {
+  ccl::Result r = shape;
+  r.components.clear();
+  const GValue* list = gst_structure_get_value(s, "components");
+  for (guint i = 0; list && i < gst_value_list_get_size(list); ++i) {
+    const GstStructure* p = gst_value_get_structure(gst_value_list_get_value(list, i));
+    ccl::Component c{};
+    if (!gst_structure_get_uint(p, "label", &c.label) || !gst_structure_get_uint(p, "area", &c.area) ||
+        !gst_structure_get_int(p, "x", &c.x) || !gst_structure_get_int(p, "y", &c.y) ||
+        !gst_structure_get_int(p, "width", &c.width) || !gst_structure_get_int(p, "height", &c.height) ||
+        !gst_structure_get_double(p, "centroid-x", &c.centroid_x) ||
+        !gst_structure_get_double(p, "centroid-y", &c.centroid_y))
+      ADD_FAILURE() << "message component " << i << " lacks a field";
+    r.components.push_back(c);
+  }
+  return r;
+}
+
+// Thousands of components: ROI params and message entries are built on several threads, yet
+// both must list the oracle's components in the contract's order, field by field.
+TEST(ElementOracle, RoiMetasAndMessageListManyComponentsInOrder) {
+  for (ccl::Order order : {ccl::Order::Raster, ccl::Order::Area}) {
+    ccl::Options o = opts(8);
+    o.order = order;
+    Harness h(elcheck::props(o) + " post-messages=true");
+    for (std::uint32_t seed : {1u, 2u}) {
+      const frames::Frame f = frames::random(317, 211, 30, 1, seed);
+      const ccl::Result want = oracle::flood_fill(f, o).result;
+      ASSERT_GT(want.components.size(), 2000u) << "the frame must need many chunks";
+      h.set_caps(elcheck::gray_caps(f.width, f.height));
+      GstBuffer* out = h.process(elcheck::pack_default(f, GST_VIDEO_FORMAT_GRAY8));
+      ASSERT_NE(out, nullptr);
+      EXPECT_EQ(compare::diff(from_rois(out, want), want), "") << "ROI metas, " << f.name;
+      gst_buffer_unref(out);
+      GstMessage* msg = h.pop_ccl_message();
+      ASSERT_NE(msg, nullptr);
+      EXPECT_EQ(compare::diff(from_message(gst_message_get_structure(msg), want), want), "") << "message, " << f.name;
+      gst_message_unref(msg);
+    }
+  }
+}
+
 }  // namespace

@@ -1,0 +1,104 @@
+#include "ccl_parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ccl_gst {
+namespace {
+
+struct Job {
+  const std::function<void(std::size_t, std::size_t)>* body;
+  std::size_t n, chunk;
+  std::atomic<std::size_t> next{0};
+  int helpers = 0;  // workers inside take_chunks(); guarded by Pool::mutex_
+
+  void take_chunks() {
+    for (std::size_t begin; (begin = next.fetch_add(chunk)) < n;) (*body)(begin, std::min(n, begin + chunk));
+  }
+};
+
+// Shared by every cudaccl in the process: one set of threads however many pipelines run.
+class Pool {
+ public:
+  static Pool& instance() {
+    static Pool pool;
+    return pool;
+  }
+
+  bool has_workers() const { return !threads_.empty(); }
+
+  void run(Job& job) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      jobs_.push_back(&job);
+    }
+    work_ready_.notify_all();
+    job.take_chunks();
+    std::unique_lock<std::mutex> lock(mutex_);
+    retire(job);
+    // A worker that joined late may still be finishing its chunk; the job lives on our stack.
+    job_done_.wait(lock, [&] { return job.helpers == 0; });
+  }
+
+ private:
+  Pool() {
+    // Leave one core to the streaming thread; more than 7 helpers gain nothing for lists of
+    // a few thousand components.
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned i = 0; i + 1 < std::min(cores, 8u); ++i) threads_.emplace_back([this] { work(); });
+  }
+
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    work_ready_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+  void retire(Job& job) { jobs_.erase(std::remove(jobs_.begin(), jobs_.end(), &job), jobs_.end()); }
+
+  void work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      work_ready_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+      if (stopping_) return;
+      Job& job = *jobs_.front();
+      ++job.helpers;
+      lock.unlock();
+      job.take_chunks();
+      lock.lock();
+      retire(job);  // every chunk is taken: no later worker should pick it up again
+      if (--job.helpers == 0) job_done_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable work_ready_, job_done_;
+  std::deque<Job*> jobs_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
+void parallel_for(std::size_t n, std::size_t chunk, const std::function<void(std::size_t, std::size_t)>& body) {
+  chunk = std::max<std::size_t>(chunk, 1);
+  if (n <= chunk || !Pool::instance().has_workers()) {
+    if (n > 0) body(0, n);
+    return;
+  }
+  Job job;
+  job.body = &body;
+  job.n = n;
+  job.chunk = chunk;
+  Pool::instance().run(job);
+}
+
+}  // namespace ccl_gst
