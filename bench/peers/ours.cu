@@ -5,6 +5,10 @@
 // "na,<algorithm>,<analysis>,<why>" for variants the pipeline refuses, and
 // "csv,<peer>,<size>,<conn>,<g>,<d>,<components>,<ms>,<runs>,<match>,<note>" with peer ours-device
 // (labels + statistics, cudaEvent) and ours-run (whole run(): compaction and host copy too).
+// With --variants also the seed papers' comparisons, device work only: peer alg-<algorithm> (each
+// labelling algorithm with the default analysis flsl-cd) and ana-<analysis> (each analysis after
+// the default labelling optimized-uf); match = 1 when its result equals the default's exactly,
+// otherwise also a "mismatch,..." line.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -34,8 +38,36 @@ struct Args {
   int runs = 20;
   double budget_ms = 1000;  // per frame and figure: stop after 3 runs once this is spent
   std::string dir;          // where frames and counts.csv go; empty: write nothing
-  bool variants = false;    // also try every algorithm x analysis pair once
+  bool variants = false;    // also try every algorithm x analysis pair once and time the papers' comparisons
 };
+
+// The seed papers' comparisons: labelling algorithms under the default analysis, analyses under the
+// default labelling (the defaults themselves are ours-device).
+struct Variant {
+  const char* peer;
+  ccl::Algorithm algorithm;
+  ccl::Analysis analysis;
+};
+const Variant kVariants[] = {
+    {"alg-8dls", ccl::Algorithm::EightDLS, ccl::Analysis::FlslCd},
+    {"alg-m8dls", ccl::Algorithm::M8DLS, ccl::Analysis::FlslCd},
+    {"alg-column-runs", ccl::Algorithm::ColumnRuns, ccl::Analysis::FlslCd},
+    {"alg-raster-segments", ccl::Algorithm::RasterSegments, ccl::Analysis::FlslCd},
+    {"ana-naive", ccl::Algorithm::OptimizedUF, ccl::Analysis::Naive},
+    {"ana-flsl", ccl::Algorithm::OptimizedUF, ccl::Analysis::Flsl},
+    {"ana-flsl-otf", ccl::Algorithm::OptimizedUF, ccl::Analysis::FlslOtf},
+};
+
+bool same_result(const ccl::Result& a, const ccl::Result& b) {
+  return a.n_components_total == b.n_components_total && a.truncated == b.truncated &&
+         a.components.size() == b.components.size() &&
+         std::equal(a.components.begin(), a.components.end(), b.components.begin(),
+                    [](const ccl::Component& x, const ccl::Component& y) {
+                      return x.label == y.label && x.area == y.area && x.x == y.x && x.y == y.y &&
+                             x.width == y.width && x.height == y.height && x.centroid_x == y.centroid_x &&
+                             x.centroid_y == y.centroid_y;
+                    });
+}
 
 [[noreturn]] void usage() {
   std::fprintf(stderr,
@@ -188,6 +220,31 @@ int main(int argc, char** argv) {
         std::printf("csv,ours-run,%d,%d,%s,%d,%u,%.4f,%d,1,labels+area+bbox+centroid+compaction+host copy\n", n, conn,
                     c.g_text().c_str(), c.d, components, run.first, run.second);
         if (counts) std::fprintf(counts, "%s,%d,%d,%s,%d,%u\n", c.file(n).c_str(), n, conn, c.g_text().c_str(), c.d, components);
+        if (args.variants)
+          for (const Variant& v : kVariants) {
+            ccl::Options vo = o;
+            vo.algorithm = v.algorithm;
+            vo.analysis = v.analysis;
+            ccl::Result vr;
+            try {
+              pipeline.run(view, vo, vr, nullptr, nullptr);  // warm-up and the exactness check
+            } catch (const ccl::Error&) {
+              continue;  // refused: already reported by an "na" line
+            }
+            const bool match = same_result(vr, result);
+            if (!match)
+              std::printf("mismatch,%s,%s,conn %d: %u components, default %u\n", v.peer, c.file(n).c_str(), conn,
+                          vr.n_components_total, components);
+            const auto t = best_of(std::min(args.runs, 5), std::min(args.budget_ms, 60.0), [&] {
+              pipeline.label_and_analyze(view, vo, &timer);
+              check(cudaStreamSynchronize(pipeline.stream()), "cudaStreamSynchronize");
+              float ms = 0;
+              for (const auto& s : timer.stages()) ms += s.second;
+              return double(ms);
+            });
+            std::printf("csv,%s,%d,%d,%s,%d,%u,%.4f,%d,%d,labels+area+bbox+centroid\n", v.peer, n, conn,
+                        c.g_text().c_str(), c.d, vr.n_components_total, t.first, t.second, int(match));
+          }
         std::fflush(stdout);
       }
     }

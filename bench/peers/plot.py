@@ -22,6 +22,16 @@ LABEL = {
     "opencv": "OpenCV CPU, all cores (labels+stats)",
 }
 GROUPS = ["1", "4", "16", "full"]
+# The seed papers' comparisons (ours.cu --variants): device work of each labelling algorithm under
+# the default analysis, and of each analysis after the default labelling; ours-device is the default pair.
+LABELLERS = ["ours-device", "alg-8dls", "alg-m8dls", "alg-column-runs", "alg-raster-segments"]
+ANALYSES = ["ana-naive", "ana-flsl", "ours-device", "ana-flsl-otf"]
+VARIANT_LABEL = {
+    "ours-device": "optimized-uf + flsl-cd (default)",
+    "alg-8dls": "8dls + flsl-cd", "alg-m8dls": "m8dls + flsl-cd", "alg-column-runs": "column-runs + flsl-cd",
+    "alg-raster-segments": "raster-segments + flsl-cd",
+    "ana-naive": "optimized-uf + naive", "ana-flsl": "optimized-uf + flsl", "ana-flsl-otf": "optimized-uf + flsl-otf",
+}
 SWEEP_DENSITIES = {0, 20, 40, 60, 80, 100}
 
 
@@ -125,6 +135,21 @@ def tables(rows, bandwidth, device, na, mismatches, element, versions):
                + f"; mismatches: {len(mismatches)}\n")
     for line in mismatches:
         out.append(f"- {line}")
+    for conn in (8, 4):
+        m = group_means(rows, 8192, conn)
+        if not any(p.startswith(("alg-", "ana-")) for p in m):
+            continue
+        out.append(f"\nAlgorithms and analyses (device work), 8192x8192, {conn}-connectivity: mean Gpix/s over "
+                   "densities (fraction of the floor); the slowest frame of each g in the last column\n")
+        out.append("| variant | g=1 | g=4 | g=16 | full | slowest frame |\n| --- | ---: | ---: | ---: | ---: | --- |")
+        for p in LABELLERS + [a for a in ANALYSES if a != "ours-device"]:
+            if p not in m:
+                continue
+            sel = [r for r in rows if r["peer"] == p and r["size"] == 8192 and r["conn"] == conn]
+            worst = min(sel, key=lambda r: r["gpix_s"])
+            out.append(f"| {VARIANT_LABEL[p]} | " + " | ".join(
+                f"{fmt(m[p][g][0])} ({fmt(m[p][g][1], 2)})" if g in m[p] else "–" for g in GROUPS) +
+                f" | g={worst['g']} d={worst['d']}: {worst['ms']:.2f} ms |")
     if na:
         out.append("\nVariants the pipeline refuses (the API names them, the CUDA backend does not have them yet):\n")
         for a, b, why in na:
@@ -169,6 +194,31 @@ def plots(rows, bandwidth, element, out_dir):
         fig.suptitle(f"8192x8192, {conn}-connectivity: throughput against density (best of N per frame)")
         fig.tight_layout()
         name = f"density-8192-conn{conn}.png"
+        fig.savefig(os.path.join(out_dir, name), dpi=90)
+        plt.close(fig)
+        written.append(name)
+
+    for conn in (8, 4):
+        sel = [r for r in rows if r["size"] == 8192 and r["conn"] == conn and r["g"] != "full"]
+        if not any(r["peer"].startswith(("alg-", "ana-")) for r in sel):
+            continue
+        fig, axes = plt.subplots(2, 3, figsize=(15, 8.4), sharey="row")
+        for row, group in enumerate((LABELLERS, ANALYSES)):
+            for ax, g in zip(axes[row], ("1", "4", "16")):
+                for k, p in enumerate(group):
+                    v = sorted((r["d"], r["gpix_s"]) for r in sel if r["peer"] == p and r["g"] == g)
+                    if v:
+                        ax.plot([x for x, _ in v], [y for _, y in v], color=f"C{k}", marker="os^vD"[k], ms=4,
+                                label=VARIANT_LABEL[p])
+                ax.set_yscale("log")
+                ax.set_title(f"{'labelling' if row == 0 else 'feature analysis'}, g = {g}")
+                ax.set_xlabel("foreground density (%)")
+                ax.grid(True, which="both", alpha=0.3)
+            axes[row][0].set_ylabel("device work (Gpix/s, log)")
+            axes[row][0].legend(fontsize=7, loc="lower left")
+        fig.suptitle(f"8192x8192, {conn}-connectivity: the seed algorithms against density (H100 device work)")
+        fig.tight_layout()
+        name = f"variants-8192-conn{conn}.png"
         fig.savefig(os.path.join(out_dir, name), dpi=90)
         plt.close(fig)
         written.append(name)
