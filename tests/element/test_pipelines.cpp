@@ -452,4 +452,47 @@ TEST(ElementCudaMemory, CapsChangeMidStream) {
 #endif
 }
 
+// cuda-device-id picks the GPU (needs two): the element opens its context on device 1, labels
+// system-memory frames there, then adopts a device-1 context of upstream CUDA memory.
+TEST(ElementCudaMemory, SecondDeviceById) {
+#if CCL_HAVE_CUDA
+  std::string why;
+  if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
+  elcheck::init();
+  GstCudaContext* second = gst_cuda_context_new(1);
+  if (!second) GTEST_SKIP() << "one CUDA device: cuda-device-id=1 needs a second";
+  auto device_of = [](GstCudaContext* c) {
+    gint id = -1;
+    if (c) g_object_get(c, "cuda-device-id", &id, nullptr);
+    return id;
+  };
+  elcheck::Harness h("cuda-device-id=1 threshold=100", "cuda");
+  GstCudaContext* own = queried_context(h.element());
+  EXPECT_EQ(device_of(own), 1) << "the element's own context";
+  if (own) gst_object_unref(own);
+
+  const std::vector<frames::Frame> fs = {frames::random(640, 360, 30, 4, 11), frames::spiral(97, 61),
+                                         frames::random(1, 300, 50, 1, 12)};
+  for (const frames::Frame& f : fs) {
+    h.set_caps(elcheck::caps_for("NV12", f.width, f.height));
+    GstBuffer* out = h.process(elcheck::pack_default(f, GST_VIDEO_FORMAT_NV12));
+    EXPECT_EQ(elcheck::check_meta(out, f, opts(8, 100)), "") << "system memory, " << f.name;
+    if (out) gst_buffer_unref(out);
+  }
+  for (const frames::Frame& f : fs) {
+    CudaFrames pool(second, GST_VIDEO_FORMAT_NV12, f.width, f.height);
+    h.set_caps(pool.caps());
+    GstBuffer* out = push_cuda(h.get(), pool, f);
+    EXPECT_EQ(elcheck::check_meta(out, f, opts(8, 100)), "") << "CUDA memory on device 1, " << f.name;
+    if (out) gst_buffer_unref(out);
+  }
+  GstCudaContext* after = queried_context(h.element());
+  EXPECT_EQ(device_of(after), 1);
+  if (after) gst_object_unref(after);
+  gst_object_unref(second);
+#else
+  GTEST_SKIP() << "built without CUDA";
+#endif
+}
+
 }  // namespace
