@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analyze_flsl_cd.cuh"
+#include "analyze_flsl_otf.cuh"
 #include "analyze_naive.cuh"
 #include "compact.cuh"
 #include "cuda_check.hpp"
@@ -45,6 +46,7 @@ void analyze_frame(const DeviceMask& mask, const Options& options, Scratch& scra
     case Analysis::FlslCd: analyze_flsl_cd(mask, scratch, stream, timer); return;
     case Analysis::Flsl: analyze_flsl(mask, scratch, stream, timer); return;
     case Analysis::Naive: analyze_naive(mask, scratch, stream, timer); return;
+    case Analysis::FlslOtf: analyze_flsl_otf(mask, options.connectivity, scratch, stream, timer); return;
     default: break;
   }
   not_implemented("analysis", to_string(options.analysis));
@@ -55,7 +57,8 @@ bool implemented(Algorithm algorithm) {
          algorithm == Algorithm::RasterSegments || algorithm == Algorithm::EightDLS || algorithm == Algorithm::M8DLS;
 }
 bool implemented(Analysis analysis) {
-  return analysis == Analysis::FlslCd || analysis == Analysis::Flsl || analysis == Analysis::Naive;
+  return analysis == Analysis::FlslCd || analysis == Analysis::Flsl || analysis == Analysis::Naive ||
+         analysis == Analysis::FlslOtf;
 }
 
 // Refused before any device work is queued.

@@ -45,6 +45,7 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.segment_bounds = c.take<std::uint16_t>(2 * segments);
   s.segment_parent = c.take<std::uint32_t>(segments);
   s.segment_count = c.take<std::uint32_t>(std::size_t(height));
+  s.run_features = c.take<ProvisionalFeatures>(segments);
   char* results = c.take<char>(sizeof(FrameCounts) + components * sizeof(Component));
   s.counts = reinterpret_cast<FrameCounts*>(results);
   s.out = results ? reinterpret_cast<Component*>(results + sizeof(FrameCounts)) : nullptr;

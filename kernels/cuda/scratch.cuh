@@ -23,6 +23,13 @@ struct ComponentStats {
   unsigned long long* sum_y;
 };
 
+// Features of one provisional label of the flsl-otf analysis (a full-row run and whatever merged
+// into it); `top` is left out: the label that survives is the component's first run.
+struct ProvisionalFeatures {
+  std::uint32_t area, left, right, bottom;
+  unsigned long long sum_x, sum_y;
+};
+
 // What the host reads back of a frame, right before the kept components (Scratch::out), so both
 // come back in one copy.
 struct FrameCounts {
@@ -46,10 +53,12 @@ struct Scratch {
   std::uint32_t* ranks = nullptr;       // 0..n-1 for the sort, then the ranks that pass the area filter
   std::uint32_t* n_selected = nullptr;
   unsigned* label_changed = nullptr;  // iterative labelings (8DLS): set by a pass that lowered a label
-  // raster-segments labeling: ceil(width / 2) segment slots a row, (pixels + height + 1) / 2 in all
+  // raster-segments labeling, then the flsl-otf analysis's runs: ceil(width / 2) segment slots a
+  // row, (pixels + height + 1) / 2 in all
   std::uint16_t* segment_bounds = nullptr;  // first and last x of each segment
   std::uint32_t* segment_parent = nullptr;  // union-find parent per segment
   std::uint32_t* segment_count = nullptr;   // segments per row (height)
+  ProvisionalFeatures* run_features = nullptr;  // flsl-otf: per segment slot
   FrameCounts* counts = nullptr;
   Component* out = nullptr;             // the kept components, in the chosen order, right after counts
   void* cub_temp = nullptr;

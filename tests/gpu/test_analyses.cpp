@@ -1,8 +1,9 @@
-// Every implemented analysis (flsl-cd, flsl, naive) gives the same statistics: random frames
+// Every analysis (flsl-cd, flsl, naive, flsl-otf) gives the same statistics: random frames
 // (density 0..100 % step 10, g 1, 2, 4, 16) at sizes around the 128x64 tile with padded strides,
 // gray levels, thresholds, both connectivities and orders, area filters and max_objects; the
-// adversarial shapes; and 2048x2048 frames, a full one (the worst case of naive's atomics)
-// among them. CUDA == CPU, and == oracle (label map included) on the small frames.
+// adversarial shapes; 2048x2048 frames, a full one (the worst case of naive's atomics) among
+// them; and rows and columns of the largest side. CUDA == CPU, and == oracle (label map included)
+// on all but the 2048x2048 frames.
 #include <random>
 
 #include "gpu_harness.hpp"
@@ -13,9 +14,8 @@ using gpu_test::harness;
 using gpu_test::random_options;
 using gpu_test::Size;
 
-// flsl-otf is not implemented yet (see Analyses.OtfRefused): add it here when it is.
-const ccl::Analysis kAnalyses[] = {ccl::Analysis::FlslCd, ccl::Analysis::Flsl, ccl::Analysis::Naive};
-
+const ccl::Analysis kAnalyses[] = {ccl::Analysis::FlslCd, ccl::Analysis::Flsl, ccl::Analysis::Naive,
+                                   ccl::Analysis::FlslOtf};
 
 // Every analysis on the same frame with the same options.
 void agree_all(const frames::Frame& f, ccl::Options o, bool with_oracle,
@@ -93,18 +93,17 @@ TEST(Analyses, Frames2048) {
   agree_all(frames::spiral(n, n), eight, false);
 }
 
-TEST(Analyses, OtfRefused) {
-  const frames::Frame f = frames::random(40, 30, 50, 1, 5);
-  ccl::Options o;
-  o.analysis = ccl::Analysis::FlslOtf;
-  try {
-    harness().run_gpu(f, o);
-    ADD_FAILURE() << "flsl-otf ran: add it to kAnalyses";
-  } catch (const ccl::Error& e) {
-    EXPECT_EQ(e.kind(), ccl::Error::Kind::InvalidArgument);
-    EXPECT_NE(std::string(e.what()).find("not implemented"), std::string::npos) << e.what();
-  }
-  harness().expect_agree(f, {}, true);  // still usable after the refusal
+// 65535 pixels in one row or one column: run positions at the top of 16 bits, kernels with a
+// block row per image row 65535 blocks high, one run of every pixel of a row.
+TEST(Analyses, LongestSides) {
+  for (const frames::Frame& f : {frames::random(ccl::kMaxSide, 1, 50, 1, 61), frames::full(ccl::kMaxSide, 1),
+                                 frames::random(1, ccl::kMaxSide, 50, 3, 62, 2), frames::full(1, ccl::kMaxSide)})
+    for (int connectivity : {4, 8}) {
+      ccl::Options o;
+      o.connectivity = connectivity;
+      agree_all(f, o, true);
+      if (HasFailure()) return;
+    }
 }
 
 }  // namespace

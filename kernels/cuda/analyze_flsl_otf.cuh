@@ -1,0 +1,23 @@
+// FLSL+OTF feature analysis (Lemaitre et al., Algorithm 2): every full-row run starts as its own
+// provisional label holding its own features; runs of neighbouring rows that touch are merged by
+// union-find, and each merge moves the features of the label that stops being a root into the one
+// that stays (atomicExch, then atomic add/min/max), so features are accumulated while components
+// are still being put together, spread over many labels instead of each component's final entry.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "device_mask.cuh"
+#include "scratch.cuh"
+
+namespace ccl::cuda {
+
+class StageTimer;
+
+// Same contract as analyze_flsl_cd (see analyze_flsl_cd.cuh). The run merges find the touching
+// runs themselves (the labeling only numbers the components), so they need the connectivity; they
+// use scratch.segment_* and scratch.run_features, which no one needs once labeling is done.
+void analyze_flsl_otf(const DeviceMask& mask, int connectivity, Scratch& scratch, cudaStream_t stream,
+                      StageTimer* timer);
+
+}  // namespace ccl::cuda
