@@ -55,7 +55,7 @@ class CpuEngine final : public GstCclEngine {
  public:
   CpuEngine() : analyzer_(ccl::make_cpu_analyzer()) {}
   const char* name() const override { return "cpu"; }
-  void reserve(int, int) override {}
+  void reserve(int, int, bool) override {}
   // CUDA memory is downloaded by the plain map.
   bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
            ccl::Result& result) override {
@@ -97,14 +97,16 @@ class CudaEngine final : public GstCclEngine {
   const char* name() const override { return "cuda"; }
   GstCudaContext* cuda_context() const override { return context_; }
 
-  void reserve(int width, int height) override {
+  // System memory also reserves the upload copy, so the first frame does not allocate it.
+  void reserve(int width, int height, bool system_memory) override {
     {
       ContextGuard guard(context_);
-      analyzer_->reserve(width, height);
+      analyzer_->reserve(width, height, system_memory);
     }
     // Remembered only once reserved: a refused size must not be reserved again on adopt().
     width_ = width;
     height_ = height;
+    system_memory_ = system_memory;
   }
 
   bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
@@ -137,7 +139,7 @@ class CudaEngine final : public GstCclEngine {
     if (!gst_cuda_result(CuStreamCreate(&stream_, CU_STREAM_DEFAULT)))
       throw ccl::Error(ccl::Error::Kind::DeviceFailure, "could not create a CUDA stream");
     analyzer_ = std::make_unique<ccl::CudaAnalyzer>(reinterpret_cast<CUstream_st*>(stream_));
-    if (width_ > 0) analyzer_->reserve(width_, height_);
+    if (width_ > 0) analyzer_->reserve(width_, height_, system_memory_);
   }
 
   void unbind() {
@@ -176,6 +178,7 @@ class CudaEngine final : public GstCclEngine {
   CUstream stream_ = nullptr;
   std::unique_ptr<ccl::CudaAnalyzer> analyzer_;
   int width_ = 0, height_ = 0;
+  bool system_memory_ = false;
 };
 
 #endif  // CCL_HAVE_CUDA

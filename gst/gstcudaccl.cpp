@@ -63,7 +63,10 @@ struct _GstCudaCcl {
   GstCclEngine* engine;
   const gchar* active_backend;  // static string, read under the object lock
   ccl::Result* result;          // reused so frames do not reallocate the component list
+  guint64 frames;               // frames labeled since start, so errors can say which one failed
 #if CCL_HAVE_CUDA
+  // Guards `context`; recursive because gst_cuda_ensure_element_context calls set_context.
+  GRecMutex context_lock;
   GstCudaContext* context;
 #endif
 };
@@ -125,6 +128,11 @@ static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* va
   GST_OBJECT_UNLOCK(self);
 }
 
+// True for caps features naming CUDA memory (ANY features name no memory in particular).
+static bool gst_cuda_ccl_is_cuda_memory(const GstCapsFeatures* features) {
+  return features && !gst_caps_features_is_any(features) && gst_caps_features_contains(features, "memory:CUDAMemory");
+}
+
 static void gst_cuda_ccl_set_active_backend(GstCudaCcl* self, GstCclEngine* engine) {
   GST_OBJECT_LOCK(self);
   delete self->engine;
@@ -135,19 +143,43 @@ static void gst_cuda_ccl_set_active_backend(GstCudaCcl* self, GstCclEngine* engi
 }
 
 #if CCL_HAVE_CUDA
-// True when the CUDA backend can run; otherwise `why` says why not, in words for the user.
-static gboolean gst_cuda_ccl_open_cuda(GstCudaCcl* self, gint device_id, std::string* why) {
+// The context the element shares now (a new reference), or nullptr.
+static GstCudaContext* gst_cuda_ccl_ref_context(GstCudaCcl* self) {
+  g_rec_mutex_lock(&self->context_lock);
+  GstCudaContext* context = self->context ? static_cast<GstCudaContext*>(gst_object_ref(self->context)) : nullptr;
+  g_rec_mutex_unlock(&self->context_lock);
+  return context;
+}
+
+// Makes `context` (or none) the one context queries answer with; false when it already was.
+static bool gst_cuda_ccl_replace_context(GstCudaCcl* self, GstCudaContext* context) {
+  g_rec_mutex_lock(&self->context_lock);
+  GstCudaContext* old = self->context;
+  const bool changed = old != context;
+  if (changed) self->context = context ? static_cast<GstCudaContext*>(gst_object_ref(context)) : nullptr;
+  g_rec_mutex_unlock(&self->context_lock);
+  if (changed && old) gst_object_unref(old);  // outside the lock: the last unref destroys the CUDA context
+  return changed;
+}
+
+// The context the CUDA backend runs on (a new reference), or nullptr with `why` saying why not,
+// in words for the user.
+static GstCudaContext* gst_cuda_ccl_open_cuda(GstCudaCcl* self, gint device_id, std::string* why) {
   if (!gst_cuda_load_library()) {
     *why = "the CUDA driver library (libcuda) could not be loaded";
-    return FALSE;
+    return nullptr;
   }
-  if (!ccl::cuda_device_usable(why)) return FALSE;
-  if (!gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context)) {
+  if (!ccl::cuda_device_usable(why)) return nullptr;
+  // Held across the search: it writes self->context directly and through set_context.
+  g_rec_mutex_lock(&self->context_lock);
+  const gboolean found = gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context);
+  g_rec_mutex_unlock(&self->context_lock);
+  if (!found) {
     *why = device_id < 0 ? std::string("no CUDA context could be created")
                          : "no CUDA context could be created on device " + std::to_string(device_id);
-    return FALSE;
+    return nullptr;
   }
-  return TRUE;
+  return gst_cuda_ccl_ref_context(self);
 }
 #endif
 
@@ -158,6 +190,7 @@ static gboolean gst_cuda_ccl_start(GstBaseTransform* trans) {
   const GstCudaCclBackend backend = self->backend;
   const gint device_id = self->device_id;
   GST_OBJECT_UNLOCK(self);
+  self->frames = 0;
 
   if (backend == GST_CUDA_CCL_BACKEND_CPU) {
     GST_INFO_OBJECT(self, "using the CPU backend (backend=cpu)");
@@ -167,14 +200,16 @@ static gboolean gst_cuda_ccl_start(GstBaseTransform* trans) {
 
   std::string why = "the plugin was built without CUDA support";
 #if CCL_HAVE_CUDA
-  if (gst_cuda_ccl_open_cuda(self, device_id, &why)) {
+  if (GstCudaContext* context = gst_cuda_ccl_open_cuda(self, device_id, &why)) {
     try {
-      gst_cuda_ccl_set_active_backend(self, gst_ccl_engine_new_cuda(self->context).release());
-      GST_INFO_OBJECT(self, "using the CUDA backend on %" GST_PTR_FORMAT, self->context);
+      gst_cuda_ccl_set_active_backend(self, gst_ccl_engine_new_cuda(context).release());
+      GST_INFO_OBJECT(self, "using the CUDA backend on %" GST_PTR_FORMAT, context);
+      gst_object_unref(context);
       return TRUE;
     } catch (const ccl::Error& e) {
       why = e.what();
     }
+    gst_object_unref(context);
   }
 #endif
   if (backend == GST_CUDA_CCL_BACKEND_CUDA) {
@@ -194,15 +229,18 @@ static gboolean gst_cuda_ccl_stop(GstBaseTransform* trans) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
   gst_cuda_ccl_set_active_backend(self, nullptr);
 #if CCL_HAVE_CUDA
-  gst_clear_object(&self->context);
+  gst_cuda_ccl_replace_context(self, nullptr);
 #endif
   gst_video_info_init(&self->info);
   return TRUE;
 }
 
-// Turns a core failure into an element error a user understands.
-static void gst_cuda_ccl_post_core_error(GstCudaCcl* self, const ccl::Error& e, const GstVideoInfo& info) {
+// Turns a core failure into an element error a user understands; `frame` counts from 1, 0 while
+// preparing for new caps.
+static void gst_cuda_ccl_post_core_error(GstCudaCcl* self, const ccl::Error& e, const GstVideoInfo& info,
+                                         guint64 frame) {
   const int w = GST_VIDEO_INFO_WIDTH(&info), h = GST_VIDEO_INFO_HEIGHT(&info);
+  const char* cause = *e.cause() ? e.cause() : e.what();
   switch (e.kind()) {
     case ccl::Error::Kind::OutOfMemory:
       GST_ELEMENT_ERROR(self, RESOURCE, NO_SPACE_LEFT, ("Out of device memory for a %dx%d frame.", w, h),
@@ -213,8 +251,13 @@ static void gst_cuda_ccl_post_core_error(GstCudaCcl* self, const ccl::Error& e, 
                         ("%s", e.what()));
       break;
     case ccl::Error::Kind::DeviceFailure:
-      GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("The CUDA device failed while labeling a %dx%d frame.", w, h),
-                        ("%s", e.what()));
+      if (frame)
+        GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
+                          ("CUDA failed while labeling frame %" G_GUINT64_FORMAT " (%dx%d): %s.", frame, w, h, cause),
+                          ("%s", e.what()));
+      else
+        GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("CUDA failed while preparing for %dx%d frames: %s.", w, h, cause),
+                          ("%s", e.what()));
       break;
     case ccl::Error::Kind::InvalidArgument:
       GST_ELEMENT_ERROR(self, STREAM, FORMAT, ("Cannot label a %dx%d frame: %s.", w, h, e.what()), (nullptr));
@@ -230,9 +273,10 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
     return FALSE;
   }
   try {
-    self->engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&info, 0));
+    self->engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&info, 0),
+                          !gst_cuda_ccl_is_cuda_memory(gst_caps_get_features(incaps, 0)));
   } catch (const ccl::Error& e) {
-    gst_cuda_ccl_post_core_error(self, e, info);
+    gst_cuda_ccl_post_core_error(self, e, info, 0);
     return FALSE;
   }
   // Only accepted caps replace the frame layout: after a refusal, GstBaseTransform keeps the
@@ -259,9 +303,8 @@ static GstCaps* gst_cuda_ccl_transform_caps(GstBaseTransform* trans, GstPadDirec
     GstCaps* other = gst_caps_new_empty();
     for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
       GstCapsFeatures* features = gst_caps_get_features(caps, i);
-      const bool is_cuda = features && !gst_caps_features_is_any(features) &&
-                           gst_caps_features_contains(features, "memory:CUDAMemory");
-      gst_caps_append_structure_full(is_cuda ? cuda : other, gst_structure_copy(gst_caps_get_structure(caps, i)),
+      gst_caps_append_structure_full(gst_cuda_ccl_is_cuda_memory(features) ? cuda : other,
+                                     gst_structure_copy(gst_caps_get_structure(caps, i)),
                                      features ? gst_caps_features_copy(features) : nullptr);
     }
     ordered = cpu ? gst_caps_merge(other, cuda) : gst_caps_merge(cuda, other);
@@ -279,8 +322,7 @@ static std::string gst_cuda_ccl_refusal(GstCaps* caps) {
   const GstStructure* s = gst_caps_get_structure(caps, 0);
   if (!gst_structure_has_name(s, "video/x-raw"))
     return std::string("cudaccl labels raw video (video/x-raw), not ") + gst_structure_get_name(s);
-  const GstCapsFeatures* features = gst_caps_get_features(caps, 0);
-  const bool cuda = features && gst_caps_features_contains(features, "memory:CUDAMemory");
+  const bool cuda = gst_cuda_ccl_is_cuda_memory(gst_caps_get_features(caps, 0));
 #if !CCL_HAVE_CUDA
   if (cuda) return "this cudaccl was built without CUDA support and takes system memory only (use cudadownload)";
 #endif
@@ -365,13 +407,8 @@ static void gst_cuda_ccl_post_message(GstCudaCcl* self, GstBuffer* buffer, const
 // elements that join later share it too.
 static void gst_cuda_ccl_follow_engine_context(GstCudaCcl* self) {
   GstCudaContext* now = self->engine->cuda_context();
-  if (!now || now == self->context) return;
-  GST_OBJECT_LOCK(self);
-  GstCudaContext* old = self->context;
-  self->context = static_cast<GstCudaContext*>(gst_object_ref(now));
-  GST_OBJECT_UNLOCK(self);
-  GST_INFO_OBJECT(self, "now sharing the upstream CUDA context %" GST_PTR_FORMAT, now);
-  gst_clear_object(&old);
+  if (now && gst_cuda_ccl_replace_context(self, now))
+    GST_INFO_OBJECT(self, "now sharing the upstream CUDA context %" GST_PTR_FORMAT, now);
 }
 #endif
 
@@ -380,6 +417,7 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
 
   // A gap without data has no frame to label.
   if (GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0) return GST_FLOW_OK;
+  const guint64 frame = ++self->frames;
 
   GST_OBJECT_LOCK(self);
   const ccl::Options options = self->options;
@@ -416,7 +454,7 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
       return GST_FLOW_ERROR;
     }
   } catch (const ccl::Error& e) {
-    gst_cuda_ccl_post_core_error(self, e, self->info);
+    gst_cuda_ccl_post_core_error(self, e, self->info, frame);
     return GST_FLOW_ERROR;
   } catch (const std::bad_alloc&) {
     GST_ELEMENT_ERROR(self, RESOURCE, NO_SPACE_LEFT,
@@ -444,7 +482,9 @@ static void gst_cuda_ccl_set_context(GstElement* element, GstContext* context) {
   GST_OBJECT_LOCK(self);
   const gint device_id = self->device_id;
   GST_OBJECT_UNLOCK(self);
+  g_rec_mutex_lock(&self->context_lock);
   gst_cuda_handle_set_context(element, context, device_id, &self->context);
+  g_rec_mutex_unlock(&self->context_lock);
   GST_ELEMENT_CLASS(gst_cuda_ccl_parent_class)->set_context(element, context);
 }
 
@@ -452,9 +492,7 @@ static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection dire
   GstCudaCcl* self = GST_CUDA_CCL(trans);
   if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT) {
     // The streaming thread may swap the context (adoption) while another thread queries.
-    GST_OBJECT_LOCK(self);
-    GstCudaContext* context = self->context ? static_cast<GstCudaContext*>(gst_object_ref(self->context)) : nullptr;
-    GST_OBJECT_UNLOCK(self);
+    GstCudaContext* context = gst_cuda_ccl_ref_context(self);
     const gboolean answered = gst_cuda_handle_context_query(GST_ELEMENT(self), query, context);
     gst_clear_object(&context);
     if (answered) return TRUE;
@@ -470,6 +508,7 @@ static void gst_cuda_ccl_finalize(GObject* object) {
   g_free(self->refused_caps);
 #if CCL_HAVE_CUDA
   gst_clear_object(&self->context);
+  g_rec_mutex_clear(&self->context_lock);
 #endif
   G_OBJECT_CLASS(gst_cuda_ccl_parent_class)->finalize(object);
 }
@@ -601,6 +640,9 @@ static void gst_cuda_ccl_init(GstCudaCcl* self) {
   self->active_backend = "none";
   self->result = new ccl::Result();
   gst_video_info_init(&self->info);
+#if CCL_HAVE_CUDA
+  g_rec_mutex_init(&self->context_lock);
+#endif
   // Metadata needs a writable buffer: in place, never passthrough.
   gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
   gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), FALSE);

@@ -23,9 +23,10 @@ class CudaAnalyzer final : public Analyzer {
 
   const char* backend_name() const override { return "cuda"; }
 
-  // Allocates device scratch for frames up to width x height so no frame allocates;
-  // throws Error(OutOfMemory) naming the size. run() reserves by itself if never called.
-  void reserve(int width, int height);
+  // Allocates device scratch for frames up to width x height so no frame allocates, with
+  // `host_frames` also the device copy run_host() uploads into; throws Error(OutOfMemory) naming
+  // the size and keeps the earlier reservation then. run() reserves by itself if never called.
+  void reserve(int width, int height, bool host_frames = false);
   // Frees all device and pinned memory; the analyzer can be reserved again.
   void release();
 

@@ -64,11 +64,15 @@ struct Result {
 class Error : public std::runtime_error {
  public:
   enum class Kind { InvalidArgument, NoDevice, OutOfMemory, DeviceFailure };
-  Error(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
+  // `cause`: the driver's own words for the failure (cudaGetErrorString), for messages to users.
+  Error(Kind kind, const std::string& what, const std::string& cause = "")
+      : std::runtime_error(what), kind_(kind), cause_(cause) {}
   Kind kind() const noexcept { return kind_; }
+  const char* cause() const noexcept { return cause_.what(); }  // "" when the failure has none
 
  private:
   Kind kind_;
+  std::runtime_error cause_;  // not a std::string, so copying the exception cannot throw
 };
 
 // Throws Error(InvalidArgument) with a sentence naming the bad field.

@@ -54,7 +54,7 @@ CudaAnalyzer::CudaAnalyzer(CUstream_st* stream) {
 
 CudaAnalyzer::~CudaAnalyzer() = default;
 
-void CudaAnalyzer::reserve(int width, int height) { impl_->reserve(width, height); }
+void CudaAnalyzer::reserve(int width, int height, bool host_frames) { impl_->reserve(width, height, host_frames); }
 void CudaAnalyzer::release() { impl_->release(); }
 
 void CudaAnalyzer::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels) {

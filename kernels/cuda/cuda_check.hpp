@@ -15,7 +15,8 @@ inline void check(cudaError_t status, const char* what) {
   if (status == cudaSuccess) return;
   (void)cudaGetLastError();  // a non-sticky error must not resurface at the next check
   throw Error(Error::Kind::DeviceFailure,
-              std::string(what) + " failed: " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+              std::string(what) + " failed: " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")",
+              cudaGetErrorString(status));
 }
 
 // Checks the launch configuration of the kernel just launched (execution errors surface at the sync).

@@ -87,10 +87,11 @@ std::uint32_t expect_after(std::uint32_t n_out) { return std::min(kMostExpected,
 
 }  // namespace
 
-void FramePipeline::reserve(int width, int height) {
+void FramePipeline::reserve(int width, int height, bool host_frames) {
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
     throw Error(Error::Kind::InvalidArgument, "cannot reserve for a " + size_text(width, height) + " frame");
   reserve_pixels(std::size_t(width) * height, height, width, height);
+  if (host_frames) reserve_upload(width, height);
 }
 
 void FramePipeline::reserve_pixels(std::size_t pixels, int height, int width_asked, int height_asked) {
@@ -111,6 +112,17 @@ void FramePipeline::release() noexcept {
   expected_kept_ = 0;  // the next frame starts from kFirstExpected
   upload_ = nullptr;
   upload_bytes_ = 0;
+  (void)cudaGetLastError();  // a free that failed in a broken context must not fail a later launch check
+}
+
+// Grows run_host's device copy; the new one comes first, so a failure keeps the old one.
+void FramePipeline::reserve_upload(int width, int height) {
+  const std::size_t bytes = std::size_t(width) * height;
+  if (bytes <= upload_bytes_) return;
+  void* grown = device_alloc(bytes, "the upload copy of a " + size_text(width, height) + " frame");
+  if (upload_) cudaFree(upload_);
+  upload_ = static_cast<std::uint8_t*>(grown);
+  upload_bytes_ = bytes;
 }
 
 void FramePipeline::fit(const ImageView& image) {
@@ -198,21 +210,7 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
 
 void FramePipeline::run_host(const ImageView& image, const Options& options, Result& result) {
   validate(image, options);
-  const std::size_t bytes = std::size_t(image.width) * image.height;
-  if (bytes > upload_bytes_) {
-    if (upload_) cudaFree(upload_);
-    upload_ = nullptr;
-    upload_bytes_ = 0;
-    const cudaError_t status = cudaMalloc(&upload_, bytes);
-    if (status == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();
-      throw Error(Error::Kind::OutOfMemory, "out of device memory: uploading a " +
-                                                size_text(image.width, image.height) + " frame needs " +
-                                                std::to_string(bytes) + " bytes");
-    }
-    check(status, "cudaMalloc (frame upload)");
-    upload_bytes_ = bytes;
-  }
+  reserve_upload(image.width, image.height);  // allocates only when reserve() did not cover this frame
   check(cudaMemcpy2DAsync(upload_, image.width, image.data, image.stride, image.width, image.height,
                           cudaMemcpyHostToDevice, stream_),
         "cudaMemcpy2DAsync (frame upload)");

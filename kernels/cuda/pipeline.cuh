@@ -24,7 +24,8 @@ class FramePipeline {
   FramePipeline(const FramePipeline&) = delete;
   FramePipeline& operator=(const FramePipeline&) = delete;
 
-  void reserve(int width, int height);
+  // host_frames: also reserve the device copy run_host uploads frames into.
+  void reserve(int width, int height, bool host_frames = false);
   void release() noexcept;
 
   // Device work of a frame, queued without waiting: labels, statistics and the component count.
@@ -40,6 +41,7 @@ class FramePipeline {
 
  private:
   void reserve_pixels(std::size_t pixels, int height, int width_asked, int height_asked);
+  void reserve_upload(int width, int height);
   void grow_host_results(std::uint32_t n);
   void copy_results(std::uint32_t n, const char* what);
 

@@ -54,28 +54,33 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
 
 }  // namespace
 
-void allocate_scratch(Scratch& s, std::size_t pixels, int height, const std::string& frame) {
-  free_scratch(s);
-  s.max_pixels = pixels;
-  s.max_height = height;
-  s.max_components = (pixels + 1) / 2;
-  s.cub_temp_bytes = compact_temp_bytes(s.max_components);
-  Carver sizing(nullptr);
-  carve(s, sizing, pixels, height);
-  void* arena = nullptr;
-  const cudaError_t status = cudaMalloc(&arena, sizing.used());
+void* device_alloc(std::size_t bytes, const std::string& what) {
+  void* p = nullptr;
+  const cudaError_t status = cudaMalloc(&p, bytes);
   if (status == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
-    s = Scratch{};
-    throw Error(Error::Kind::OutOfMemory, "out of device memory: a " + frame + " frame needs " +
-                                              std::to_string(sizing.used()) + " bytes of CUDA scratch");
+    throw Error(Error::Kind::OutOfMemory,
+                "out of device memory: " + what + " needs " + std::to_string(bytes) + " bytes");
   }
-  if (status != cudaSuccess) s = Scratch{};
-  check(status, "cudaMalloc (CUDA scratch)");
-  s.arena = arena;
-  s.arena_bytes = sizing.used();
-  Carver carving(static_cast<char*>(arena));
-  carve(s, carving, pixels, height);
+  check(status, ("cudaMalloc (" + what + ")").c_str());
+  return p;
+}
+
+void allocate_scratch(Scratch& s, std::size_t pixels, int height, const std::string& frame) {
+  Scratch grown;
+  grown.max_pixels = pixels;
+  grown.max_height = height;
+  grown.max_components = (pixels + 1) / 2;
+  grown.cub_temp_bytes = compact_temp_bytes(grown.max_components);
+  Carver sizing(nullptr);
+  carve(grown, sizing, pixels, height);
+  // The new arena first: a failed grow keeps the old scratch, which still fits the earlier frames.
+  grown.arena = device_alloc(sizing.used(), "the CUDA scratch of a " + frame + " frame");
+  grown.arena_bytes = sizing.used();
+  Carver carving(static_cast<char*>(grown.arena));
+  carve(grown, carving, pixels, height);
+  free_scratch(s);
+  s = grown;
 }
 
 void free_scratch(Scratch& s) noexcept {

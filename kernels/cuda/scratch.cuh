@@ -68,8 +68,13 @@ struct Scratch {
   std::size_t arena_bytes = 0;
 };
 
+// cudaMalloc that throws Error(OutOfMemory) "out of device memory: <what> needs N bytes" when the
+// device is full, Error(DeviceFailure) on any other failure.
+void* device_alloc(std::size_t bytes, const std::string& what);
+
 // Allocates scratch for frames of up to `pixels` pixels and `height` rows (one cudaMalloc);
-// throws Error(OutOfMemory) naming `frame` (the size that asked) and the bytes asked for.
+// throws Error(OutOfMemory) naming `frame` (the size that asked) and the bytes asked for. On
+// failure `scratch` is left as it was, still usable for the frames it was sized for.
 void allocate_scratch(Scratch& scratch, std::size_t pixels, int height, const std::string& frame);
 void free_scratch(Scratch& scratch) noexcept;
 
