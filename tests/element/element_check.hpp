@@ -48,16 +48,18 @@ inline ccl::Options opts(int connectivity, int threshold = 0) {
   return o;
 }
 
-// A harness around "cudaccl backend=<backend> <extra>" with a bus so element messages can be read.
+// A harness around "cudaccl backend=<backend> <extra>" with a bus so element messages can be read;
+// `context` (a shared GstCudaContext, say) is set on the element before it starts.
 class Harness {
  public:
-  explicit Harness(const std::string& extra = "", const char* backend = "cpu") {
+  explicit Harness(const std::string& extra = "", const char* backend = "cpu", GstContext* context = nullptr) {
     init();
     const std::string launch = std::string("cudaccl backend=") + backend + " " + extra;
     GError* error = nullptr;
     GstElement* element = gst_parse_launch(launch.c_str(), &error);  // one element, not a bin
     if (!element) ADD_FAILURE() << launch << ": " << (error ? error->message : "?");
     g_clear_error(&error);
+    if (context) gst_element_set_context(element, context);
     bus_ = gst_bus_new();
     gst_element_set_bus(element, bus_);
     h_ = gst_harness_new_with_element(element, "sink", "src");  // starts it

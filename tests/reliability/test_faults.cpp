@@ -1,8 +1,19 @@
 // Faults: backend=auto without a usable device runs on the CPU; out of device memory (a frame too
 // big for the device, and a 16384x16384 frame with most device memory taken) is an element error
-// that names the frame, and the same element then labels smaller frames again. backend=cuda
-// without a device: tests/element ElementBackend.CudaWithoutDeviceFailsToStart.
+// that names the frame, and the same element then labels smaller frames again; a CUDA error in the
+// element's context (a kernel that traps there) is an element error naming the frame and the CUDA
+// failure, and a fresh context in the same process labels again. backend=cuda without a device:
+// tests/element ElementBackend.CudaWithoutDeviceFailsToStart.
+#include <gtest/gtest-spi.h>
+
 #include "rel_check.hpp"
+
+#if CCL_HAVE_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "cuda_fault.hpp"
+#endif
 
 namespace {
 
@@ -93,6 +104,89 @@ TEST(Faults, LittleFreeDeviceMemoryIsAnElementError) {
   EXPECT_EQ(m->components[0].x, 7);
   EXPECT_EQ(m->components[0].y, 5);
   gst_buffer_unref(out);
+}
+
+// Labels `good_frames` frames through an element on a GstCudaContext of the test's own, breaks that
+// context with a trapping kernel, and expects the next frame to be an element error RESOURCE/FAILED
+// naming the frame and the CUDA failure; the element then stops without a crash, and an element on
+// a fresh context labels correctly. GStreamer 1.22 makes each GstCudaContext with cuCtxCreate (its
+// own driver context, never the primary one), so the trap breaks only the test's context.
+void expect_cuda_error_reported(int good_frames) {
+  elcheck::init();
+  GstCudaContext* broken = gst_cuda_context_new(0);
+  ASSERT_NE(broken, nullptr);
+  GstContext* shared = gst_context_new_cuda_context(broken);
+  const frames::Frame f = frames::random(64, 48, 50, 1, 43);
+  {
+    Harness h("", "cuda", shared);
+    h.set_caps(elcheck::gray_caps(64, 48));  // reserves in the context while it still works
+    for (int i = 0; i < good_frames; ++i) {
+      GstBuffer* out = h.process(elcheck::pack_default(f, GST_VIDEO_FORMAT_GRAY8));
+      EXPECT_EQ(elcheck::check_meta(out, f, opts(8)), "") << "frame " << i + 1 << ", before the fault";
+      if (out) gst_buffer_unref(out);
+    }
+    ASSERT_TRUE(gst_cuda_context_push(broken));
+    const std::string cause = relcheck::trap_in_current_context();
+    gst_cuda_context_pop(nullptr);
+    ASSERT_NE(cause, "") << "the trapping kernel left the CUDA context usable";
+    GstFlowReturn flow = GST_FLOW_OK;
+    GstBuffer* out = h.process(elcheck::pack_default(f, GST_VIDEO_FORMAT_GRAY8), &flow);
+    EXPECT_EQ(out, nullptr);
+    EXPECT_EQ(flow, GST_FLOW_ERROR);
+    if (out) gst_buffer_unref(out);
+    const relcheck::BusText e = relcheck::pop_text(h.bus(), GST_MESSAGE_ERROR);
+    ASSERT_TRUE(e.found) << "no element error after the CUDA context broke";
+    EXPECT_EQ(e.domain, GST_RESOURCE_ERROR) << e.message;
+    EXPECT_EQ(e.code, GST_RESOURCE_ERROR_FAILED) << e.message;
+    EXPECT_EQ(e.message, "CUDA failed while labeling frame " + std::to_string(good_frames + 1) + " (64x48): " +
+                             cause + ".")
+        << e.debug;
+    std::printf("[ reliability ] %s (%s)\n", e.message.c_str(), e.debug.c_str());
+  }  // the element stops and frees its scratch in the broken context
+  gst_context_unref(shared);
+  gst_object_unref(broken);  // the last reference: cuCtxDestroy
+  Harness fresh("", "cuda");
+  expect_small_frame_works(fresh, "on a fresh CUDA context after a CUDA error in the same process");
+}
+
+// Runs `scenario` and exits the process: 0 when it passed, 1 after printing its failures on stderr
+// (which EXPECT_EXIT shows). _Exit: the verdict is the scenario's, not that of static destructors.
+void run_and_exit(void (*scenario)(int), int arg) {
+  ::testing::TestPartResultArray results;
+  {
+    ::testing::ScopedFakeTestPartResultReporter capture(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ALL_THREADS, &results);
+    scenario(arg);
+  }
+  int failed = 0;
+  for (int i = 0; i < results.size(); ++i) {
+    const ::testing::TestPartResult& r = results.GetTestPartResult(i);
+    if (!r.failed()) continue;
+    ++failed;
+    std::fprintf(stderr, "%s:%d: %s\n", r.file_name() ? r.file_name() : "?", r.line_number(), r.message());
+  }
+  std::fflush(nullptr);
+  std::_Exit(failed ? 1 : 0);
+}
+
+// CUDA documents a sticky error as leaving the process unusable, so the case runs in a process of
+// its own (gtest's threadsafe death-test style re-executes this binary for this one test): the
+// tests after it never share a process with the broken context, whatever the driver does.
+void in_own_process(void (*scenario)(int), int arg) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(run_and_exit(scenario, arg), ::testing::ExitedWithCode(0), "");
+}
+
+TEST(Faults, CudaErrorOnFirstFrameIsAnElementError) {
+  const std::string skip = relcheck::gpu_skip_reason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  in_own_process(expect_cuda_error_reported, 0);
+}
+
+TEST(Faults, CudaErrorMidStreamIsAnElementError) {
+  const std::string skip = relcheck::gpu_skip_reason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  in_own_process(expect_cuda_error_reported, 2);
 }
 
 #endif
