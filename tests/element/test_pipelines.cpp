@@ -14,6 +14,7 @@
 #if CCL_HAVE_CUDA
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
@@ -374,6 +375,7 @@ TEST(ElementCudaMemory, BufferPoolInputAdoptedContextMatchesCpu) {
   std::string why;
   if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
   elcheck::init();
+  ASSERT_TRUE(gst_cuda_load_library()) << "libcuda";  // run alone, no CUDA element has loaded it yet
   GstCudaContext* mine = gst_cuda_context_new(0);
   ASSERT_NE(mine, nullptr);
   elcheck::Harness cuda("threshold=100 post-messages=true", "cuda"), cpu("threshold=100 post-messages=true", "cpu");
@@ -425,6 +427,7 @@ TEST(ElementCudaMemory, CapsChangeMidStream) {
   std::string why;
   if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
   elcheck::init();
+  ASSERT_TRUE(gst_cuda_load_library()) << "libcuda";  // run alone, no CUDA element has loaded it yet
   GstCudaContext* context = gst_cuda_context_new(0);
   ASSERT_NE(context, nullptr);
   elcheck::Harness h("", "cuda");
@@ -459,6 +462,7 @@ TEST(ElementCudaMemory, SecondDeviceById) {
   std::string why;
   if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
   elcheck::init();
+  ASSERT_TRUE(gst_cuda_load_library()) << "libcuda";  // run alone, no CUDA element has loaded it yet
   GstCudaContext* second = gst_cuda_context_new(1);
   if (!second) GTEST_SKIP() << "one CUDA device: cuda-device-id=1 needs a second";
   auto device_of = [](GstCudaContext* c) {

@@ -10,6 +10,7 @@
 
 #if CCL_HAVE_CUDA
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudautils.h>
 
 #include "cuda_fault.hpp"
@@ -113,6 +114,8 @@ TEST(Faults, LittleFreeDeviceMemoryIsAnElementError) {
 // own driver context, never the primary one), so the trap breaks only the test's context.
 void expect_cuda_error_reported(int good_frames) {
   elcheck::init();
+  // A re-executed process has loaded no CUDA plugin yet: gst_cuda_context_new needs the library.
+  ASSERT_TRUE(gst_cuda_load_library());
   GstCudaContext* broken = gst_cuda_context_new(0);
   ASSERT_NE(broken, nullptr);
   GstContext* shared = gst_context_new_cuda_context(broken);
