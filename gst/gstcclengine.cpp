@@ -55,7 +55,7 @@ class CpuEngine final : public GstCclEngine {
  public:
   CpuEngine() : analyzer_(ccl::make_cpu_analyzer()) {}
   const char* name() const override { return "cpu"; }
-  void reserve(int, int, bool) override {}
+  void reserve(int, int, bool, const ccl::Options&) override {}
   // CUDA memory is downloaded by the plain map.
   bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
            ccl::Result& result) override {
@@ -97,16 +97,18 @@ class CudaEngine final : public GstCclEngine {
   const char* name() const override { return "cuda"; }
   GstCudaContext* cuda_context() const override { return context_; }
 
-  // System memory also reserves the upload copy, so the first frame does not allocate it.
-  void reserve(int width, int height, bool system_memory) override {
+  // System memory also reserves the upload copy, and a variant's options its segment arrays, so
+  // the first frame does not allocate them.
+  void reserve(int width, int height, bool system_memory, const ccl::Options& options) override {
     {
       ContextGuard guard(context_);
-      analyzer_->reserve(width, height, system_memory);
+      analyzer_->reserve(width, height, system_memory, options);
     }
     // Remembered only once reserved: a refused size must not be reserved again on adopt().
     width_ = width;
     height_ = height;
     system_memory_ = system_memory;
+    options_ = options;
   }
 
   bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
@@ -139,7 +141,7 @@ class CudaEngine final : public GstCclEngine {
     if (!gst_cuda_result(CuStreamCreate(&stream_, CU_STREAM_DEFAULT)))
       throw ccl::Error(ccl::Error::Kind::DeviceFailure, "could not create a CUDA stream");
     analyzer_ = std::make_unique<ccl::CudaAnalyzer>(reinterpret_cast<CUstream_st*>(stream_));
-    if (width_ > 0) analyzer_->reserve(width_, height_, system_memory_);
+    if (width_ > 0) analyzer_->reserve(width_, height_, system_memory_, options_);
   }
 
   void unbind() {
@@ -179,6 +181,7 @@ class CudaEngine final : public GstCclEngine {
   std::unique_ptr<ccl::CudaAnalyzer> analyzer_;
   int width_ = 0, height_ = 0;
   bool system_memory_ = false;
+  ccl::Options options_;  // of the last reservation
 };
 
 #endif  // CCL_HAVE_CUDA

@@ -16,9 +16,9 @@ class GstCclEngine {
  public:
   virtual ~GstCclEngine() = default;
   virtual const char* name() const = 0;
-  // Prepares for frames of this size, in system memory when `system_memory`, so no frame
-  // allocates; throws ccl::Error.
-  virtual void reserve(int width, int height, bool system_memory) = 0;
+  // Prepares for frames of this size, in system memory when `system_memory`, labelled with
+  // `options`' algorithm and analysis, so no frame allocates; throws ccl::Error.
+  virtual void reserve(int width, int height, bool system_memory, const ccl::Options& options) = 0;
   // Labels plane 0 of `buffer`; false when the buffer cannot be mapped. Throws ccl::Error.
   virtual bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
                    ccl::Result& result) = 0;

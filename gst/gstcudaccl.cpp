@@ -272,9 +272,12 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
     GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
+  GST_OBJECT_LOCK(self);
+  const ccl::Options options = self->options;  // a variant's arrays too; a later change allocates once
+  GST_OBJECT_UNLOCK(self);
   try {
     self->engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&info, 0),
-                          !gst_cuda_ccl_is_cuda_memory(gst_caps_get_features(incaps, 0)));
+                          !gst_cuda_ccl_is_cuda_memory(gst_caps_get_features(incaps, 0)), options);
   } catch (const ccl::Error& e) {
     gst_cuda_ccl_post_core_error(self, e, info, 0);
     return FALSE;

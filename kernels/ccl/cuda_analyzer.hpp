@@ -2,6 +2,7 @@
 // can use it; only built when meson's `cuda` feature found nvcc (CCL_HAVE_CUDA).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -24,11 +25,15 @@ class CudaAnalyzer final : public Analyzer {
   const char* backend_name() const override { return "cuda"; }
 
   // Allocates device scratch for frames up to width x height so no frame allocates, with
-  // `host_frames` also the device copy run_host() uploads into; throws Error(OutOfMemory) naming
-  // the size and keeps the earlier reservation then. run() reserves by itself if never called.
-  void reserve(int width, int height, bool host_frames = false);
+  // `host_frames` also the device copy run_host() uploads into, with `options` also the arrays its
+  // algorithm or analysis needs beyond the default ones (raster-segments, flsl-otf); throws
+  // Error(OutOfMemory) naming the size and keeps the earlier reservation then. run() reserves by
+  // itself what was not reserved: a larger frame, or the first frame of such a variant (once).
+  void reserve(int width, int height, bool host_frames = false, const Options& options = {});
   // Frees all device and pinned memory; the analyzer can be reserved again.
   void release();
+  // Device memory held now (scratch and upload copy), in bytes.
+  std::size_t device_bytes() const;
 
   // `image.data` is device memory. Synchronizes the stream before returning (result on the host).
   void run(const ImageView& image, const Options& options, Result& result,

@@ -54,8 +54,11 @@ CudaAnalyzer::CudaAnalyzer(CUstream_st* stream) {
 
 CudaAnalyzer::~CudaAnalyzer() = default;
 
-void CudaAnalyzer::reserve(int width, int height, bool host_frames) { impl_->reserve(width, height, host_frames); }
+void CudaAnalyzer::reserve(int width, int height, bool host_frames, const Options& options) {
+  impl_->reserve(width, height, host_frames, options);
+}
 void CudaAnalyzer::release() { impl_->release(); }
+std::size_t CudaAnalyzer::device_bytes() const { return impl_->device_bytes(); }
 
 void CudaAnalyzer::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels) {
   impl_->run(image, options, result, labels, nullptr);

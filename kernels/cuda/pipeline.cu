@@ -52,6 +52,13 @@ void analyze_frame(const DeviceMask& mask, const Options& options, Scratch& scra
   not_implemented("analysis", to_string(options.analysis));
 }
 
+// The segment arrays label_frame and analyze_frame hand the kernels of these options.
+SegmentArrays segments_for(const Options& options) {
+  if (options.analysis == Analysis::FlslOtf) return SegmentArrays::WithFeatures;
+  if (options.algorithm == Algorithm::RasterSegments) return SegmentArrays::Segments;
+  return SegmentArrays::None;
+}
+
 bool implemented(Algorithm algorithm) {
   return algorithm == Algorithm::OptimizedUF || algorithm == Algorithm::ColumnRuns ||
          algorithm == Algorithm::RasterSegments || algorithm == Algorithm::EightDLS || algorithm == Algorithm::M8DLS;
@@ -87,19 +94,23 @@ std::uint32_t expect_after(std::uint32_t n_out) { return std::min(kMostExpected,
 
 }  // namespace
 
-void FramePipeline::reserve(int width, int height, bool host_frames) {
+void FramePipeline::reserve(int width, int height, bool host_frames, const Options& options) {
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
     throw Error(Error::Kind::InvalidArgument, "cannot reserve for a " + size_text(width, height) + " frame");
-  reserve_pixels(std::size_t(width) * height, height, width, height);
+  reserve_pixels(std::size_t(width) * height, height, segments_for(options), width, height);
   if (host_frames) reserve_upload(width, height);
 }
 
-void FramePipeline::reserve_pixels(std::size_t pixels, int height, int width_asked, int height_asked) {
+// A larger frame replaces the scratch (segment arrays included); otherwise only missing segment
+// arrays are added, for the size already reserved.
+void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked,
+                                   int height_asked) {
   if (!host_counts_) grow_host_results(kFirstExpected);
-  if (pixels <= scratch_.max_pixels && height <= scratch_.max_height) return;
-  pixels = std::max(pixels, scratch_.max_pixels);
-  height = std::max(height, scratch_.max_height);
-  allocate_scratch(scratch_, pixels, height, size_text(width_asked, height_asked));
+  if (pixels > scratch_.max_pixels || height > scratch_.max_height)
+    allocate_scratch(scratch_, std::max(pixels, scratch_.max_pixels), std::max(height, scratch_.max_height), segments,
+                     size_text(width_asked, height_asked));
+  else if (segments > scratch_.segments_held)
+    allocate_segments(scratch_, segments, size_text(width_asked, height_asked));
 }
 
 void FramePipeline::release() noexcept {
@@ -125,8 +136,9 @@ void FramePipeline::reserve_upload(int width, int height) {
   upload_bytes_ = bytes;
 }
 
-void FramePipeline::fit(const ImageView& image) {
-  reserve_pixels(std::size_t(image.width) * image.height, image.height, image.width, image.height);
+void FramePipeline::fit(const ImageView& image, const Options& options) {
+  reserve_pixels(std::size_t(image.width) * image.height, image.height, segments_for(options), image.width,
+                 image.height);
 }
 
 void FramePipeline::grow_host_results(std::uint32_t n) {
@@ -150,6 +162,7 @@ void FramePipeline::copy_results(std::uint32_t n, const char* what) {
 }
 
 void FramePipeline::label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer) {
+  fit(image, options);  // host comparisons only once the scratch fits
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
   if (timer) timer->start(stream_);
   label_frame(mask, options, scratch_, stream_, timer);
@@ -162,7 +175,6 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
   require_implemented(options);
   if (labels && (labels->data == nullptr || labels->stride < image.width))
     throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
-  fit(image);
 
   label_and_analyze(image, options, timer);
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};

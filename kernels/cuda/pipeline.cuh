@@ -24,23 +24,29 @@ class FramePipeline {
   FramePipeline(const FramePipeline&) = delete;
   FramePipeline& operator=(const FramePipeline&) = delete;
 
-  // host_frames: also reserve the device copy run_host uploads frames into.
-  void reserve(int width, int height, bool host_frames = false);
+  // host_frames: also reserve the device copy run_host uploads frames into; `options`: also the
+  // segment arrays its algorithm or analysis uses (otherwise the first frame that needs them).
+  void reserve(int width, int height, bool host_frames = false, const Options& options = {});
   void release() noexcept;
 
   // Device work of a frame, queued without waiting: labels, statistics and the component count.
-  // `image.data` is device memory; the frame must fit the reservation (see fit()).
+  // `image.data` is device memory; calls fit() first, so a frame never runs on scratch too small.
   void label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer);
-  // Grows the scratch when this frame does not fit (the only allocation a frame can cause).
-  void fit(const ImageView& image);
+  // Grows the scratch when this frame, or the segment arrays its options use, do not fit (the only
+  // allocation a frame can cause).
+  void fit(const ImageView& image, const Options& options);
 
   void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels, StageTimer* timer);
   void run_host(const ImageView& image, const Options& options, Result& result);
 
   cudaStream_t stream() const { return stream_; }
+  // Device memory held now: both scratch allocations and run_host's upload copy.
+  std::size_t device_bytes() const {
+    return scratch_.arena_bytes + scratch_.segment_arena_bytes + upload_bytes_;
+  }
 
  private:
-  void reserve_pixels(std::size_t pixels, int height, int width_asked, int height_asked);
+  void reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked, int height_asked);
   void reserve_upload(int width, int height);
   void grow_host_results(std::uint32_t n);
   void copy_results(std::uint32_t n, const char* what);

@@ -1,5 +1,7 @@
 #include "scratch.cuh"
 
+#include <algorithm>
+
 #include "compact.cuh"
 #include "cuda_check.hpp"
 
@@ -41,15 +43,30 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.ranks = c.take<std::uint32_t>(components);
   s.n_selected = c.take<std::uint32_t>(1);
   s.label_changed = c.take<unsigned>(1);
-  const std::size_t segments = (pixels + std::size_t(height) + 1) / 2;  // ceil(width / 2) a row
-  s.segment_bounds = c.take<std::uint16_t>(2 * segments);
-  s.segment_parent = c.take<std::uint32_t>(segments);
-  s.segment_count = c.take<std::uint32_t>(std::size_t(height));
-  s.run_features = c.take<ProvisionalFeatures>(segments);
   char* results = c.take<char>(sizeof(FrameCounts) + components * sizeof(Component));
   s.counts = reinterpret_cast<FrameCounts*>(results);
   s.out = results ? reinterpret_cast<Component*>(results + sizeof(FrameCounts)) : nullptr;
   s.cub_temp = c.take<char>(s.cub_temp_bytes);
+}
+
+void carve_segments(Scratch& s, Carver& c, SegmentArrays segments) {
+  const std::size_t height = std::size_t(s.max_height);
+  const std::size_t slots = (s.max_pixels + height + 1) / 2;  // ceil(width / 2) a row
+  s.segment_bounds = c.take<std::uint16_t>(2 * slots);
+  s.segment_parent = c.take<std::uint32_t>(slots);
+  s.segment_count = c.take<std::uint32_t>(height);
+  s.run_features = segments == SegmentArrays::WithFeatures ? c.take<ProvisionalFeatures>(slots) : nullptr;
+}
+
+// Points `s` (max_pixels and max_height set) at a new segment arena; the caller frees any old one.
+void place_segments(Scratch& s, SegmentArrays segments, const std::string& frame) {
+  Carver sizing(nullptr);
+  carve_segments(s, sizing, segments);
+  s.segment_arena = device_alloc(sizing.used(), "the segment arrays of a " + frame + " frame");
+  s.segment_arena_bytes = sizing.used();
+  s.segments_held = segments;
+  Carver carving(static_cast<char*>(s.segment_arena));
+  carve_segments(s, carving, segments);
 }
 
 }  // namespace
@@ -66,7 +83,7 @@ void* device_alloc(std::size_t bytes, const std::string& what) {
   return p;
 }
 
-void allocate_scratch(Scratch& s, std::size_t pixels, int height, const std::string& frame) {
+void allocate_scratch(Scratch& s, std::size_t pixels, int height, SegmentArrays segments, const std::string& frame) {
   Scratch grown;
   grown.max_pixels = pixels;
   grown.max_height = height;
@@ -79,12 +96,30 @@ void allocate_scratch(Scratch& s, std::size_t pixels, int height, const std::str
   grown.arena_bytes = sizing.used();
   Carver carving(static_cast<char*>(grown.arena));
   carve(grown, carving, pixels, height);
+  segments = std::max(segments, s.segments_held);  // a pipeline that ran a variant keeps its arrays
+  if (segments != SegmentArrays::None) {
+    try {
+      place_segments(grown, segments, frame);
+    } catch (...) {
+      cudaFree(grown.arena);
+      throw;
+    }
+  }
   free_scratch(s);
+  s = grown;
+}
+
+void allocate_segments(Scratch& s, SegmentArrays segments, const std::string& frame) {
+  if (segments <= s.segments_held) return;
+  Scratch grown = s;  // the same arrays every frame uses; the new segment arena first
+  place_segments(grown, segments, frame);
+  if (s.segment_arena) cudaFree(s.segment_arena);
   s = grown;
 }
 
 void free_scratch(Scratch& s) noexcept {
   if (s.arena) cudaFree(s.arena);
+  if (s.segment_arena) cudaFree(s.segment_arena);
   s = Scratch{};
 }
 

@@ -1,4 +1,5 @@
-// Device scratch of the CUDA pipeline, sized once for the largest frame so no frame allocates.
+// Device scratch of the CUDA pipeline, sized once for the largest frame so no frame allocates; the
+// segment arrays only some variants use live in a second allocation, made when one first asks.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -38,6 +39,14 @@ struct FrameCounts {
 };
 static_assert(sizeof(FrameCounts) % alignof(Component) == 0, "the component list follows the counts");
 
+// The segment arrays a frame's algorithm and analysis use; each level holds the one before, so
+// the arrays a scratch holds only ever grow.
+enum class SegmentArrays : std::uint8_t {
+  None,          // optimized-uf, 8dls, m8dls, column-runs with flsl-cd, flsl, naive
+  Segments,      // segment_bounds, segment_parent, segment_count: raster-segments
+  WithFeatures,  // those and run_features: flsl-otf
+};
+
 struct Scratch {
   std::size_t max_pixels = 0;
   int max_height = 0;
@@ -53,12 +62,6 @@ struct Scratch {
   std::uint32_t* ranks = nullptr;       // 0..n-1 for the sort, then the ranks that pass the area filter
   std::uint32_t* n_selected = nullptr;
   unsigned* label_changed = nullptr;  // iterative labelings (8DLS): set by a pass that lowered a label
-  // raster-segments labeling, then the flsl-otf analysis's runs: ceil(width / 2) segment slots a
-  // row, (pixels + height + 1) / 2 in all
-  std::uint16_t* segment_bounds = nullptr;  // first and last x of each segment
-  std::uint32_t* segment_parent = nullptr;  // union-find parent per segment
-  std::uint32_t* segment_count = nullptr;   // segments per row (height)
-  ProvisionalFeatures* run_features = nullptr;  // flsl-otf: per segment slot
   FrameCounts* counts = nullptr;
   Component* out = nullptr;             // the kept components, in the chosen order, right after counts
   void* cub_temp = nullptr;
@@ -66,16 +69,32 @@ struct Scratch {
 
   void* arena = nullptr;
   std::size_t arena_bytes = 0;
+
+  // raster-segments labeling, then the flsl-otf analysis's runs: ceil(width / 2) segment slots a
+  // row, (max_pixels + max_height + 1) / 2 in all; null until a frame needs them (segments_held)
+  std::uint16_t* segment_bounds = nullptr;  // first and last x of each segment
+  std::uint32_t* segment_parent = nullptr;  // union-find parent per segment
+  std::uint32_t* segment_count = nullptr;   // segments per row (height)
+  ProvisionalFeatures* run_features = nullptr;  // flsl-otf: per segment slot
+  SegmentArrays segments_held = SegmentArrays::None;
+  void* segment_arena = nullptr;  // always sized for max_pixels and max_height
+  std::size_t segment_arena_bytes = 0;
 };
 
 // cudaMalloc that throws Error(OutOfMemory) "out of device memory: <what> needs N bytes" when the
 // device is full, Error(DeviceFailure) on any other failure.
 void* device_alloc(std::size_t bytes, const std::string& what);
 
-// Allocates scratch for frames of up to `pixels` pixels and `height` rows (one cudaMalloc);
-// throws Error(OutOfMemory) naming `frame` (the size that asked) and the bytes asked for. On
-// failure `scratch` is left as it was, still usable for the frames it was sized for.
-void allocate_scratch(Scratch& scratch, std::size_t pixels, int height, const std::string& frame);
+// Allocates scratch for frames of up to `pixels` pixels and `height` rows: one cudaMalloc for the
+// arrays every frame uses, a second for the segment arrays `segments` asks for or the scratch
+// being replaced holds; throws Error(OutOfMemory) naming `frame` (the size that asked) and the bytes
+// asked for. On failure `scratch` is left as it was, still usable for the frames it was sized for.
+void allocate_scratch(Scratch& scratch, std::size_t pixels, int height, SegmentArrays segments,
+                      const std::string& frame);
+// Adds the segment arrays `segments` asks for, sized for the frames the scratch is sized for;
+// nothing when it holds them already. Same errors; on failure the old segment arrays stay.
+void allocate_segments(Scratch& scratch, SegmentArrays segments, const std::string& frame);
+// Frees both allocations.
 void free_scratch(Scratch& scratch) noexcept;
 
 }  // namespace ccl::cuda

@@ -1,5 +1,6 @@
 // Determinism (100 runs of a frame, byte-identical results and label maps) and the API contract:
-// argument errors, unknown variants, reservation growth, out-of-memory reporting.
+// argument errors, unknown variants, reservation growth, out-of-memory reporting, and the segment
+// arrays of raster-segments and flsl-otf allocated once, only when a frame or reserve() asks.
 #include <cstring>
 
 #include "gpu_harness.hpp"
@@ -83,7 +84,7 @@ TEST(Api, ReserveGrowRelease) {
 TEST(Api, OutOfMemoryNamesTheFrame) {
   ccl::CudaAnalyzer gpu(nullptr);
   try {
-    gpu.reserve(ccl::kMaxSide, ccl::kMaxSide);  // ~200 GB of scratch: more than any single GPU has
+    gpu.reserve(ccl::kMaxSide, ccl::kMaxSide);  // ~240 GB of scratch: more than any single GPU has
     GTEST_SKIP() << "this device had room for a 65535x65535 reservation";
   } catch (const ccl::Error& e) {
     EXPECT_EQ(e.kind(), ccl::Error::Kind::OutOfMemory);
@@ -94,6 +95,94 @@ TEST(Api, OutOfMemoryNamesTheFrame) {
   ccl::Result r;
   gpu.run_host({f.pixels.data(), f.width, f.height, f.stride}, {}, r);  // recovers after the failure
   EXPECT_EQ(compare::diff(r, oracle::flood_fill(f, {}).result), "");
+}
+
+// Segment arrays of raster-segments (bounds and parents, ~4 B/px) and flsl-otf (those and the run
+// features, ~20 B/px): ceil(width / 2) slots a row.
+std::size_t segment_bytes(int width, int height, bool features) {
+  const std::size_t slots = std::size_t(height) * ((width + 1) / 2);
+  return slots * (features ? 40 : 8);
+}
+
+ccl::Options variant(ccl::Algorithm algorithm, ccl::Analysis analysis, int connectivity = 8) {
+  ccl::Options o;
+  o.algorithm = algorithm;
+  o.analysis = analysis;
+  o.connectivity = connectivity;
+  return o;
+}
+
+const ccl::Options kRasterSegments = variant(ccl::Algorithm::RasterSegments, ccl::Analysis::FlslCd);
+const ccl::Options kFlslOtf = variant(ccl::Algorithm::OptimizedUF, ccl::Analysis::FlslOtf);
+
+// run_host() on `gpu` gives the CPU backend's result.
+void expect_cpu_result(ccl::CudaAnalyzer& gpu, const frames::Frame& f, const ccl::Options& o) {
+  ccl::Result r;
+  gpu.run_host({f.pixels.data(), f.width, f.height, f.stride}, o, r);
+  EXPECT_EQ(compare::diff(r, harness().run_cpu(f, o)), "")
+      << f.name << " algorithm=" << ccl::to_string(o.algorithm) << " analysis=" << ccl::to_string(o.analysis)
+      << " conn=" << o.connectivity;
+}
+
+frames::Frame variant_frame() {
+  return gpu_test::quick() ? frames::random(97, 61, 55, 2, 41, 7) : frames::random(1031, 517, 55, 2, 41, 7);
+}
+
+TEST(Api, VariantArraysAllocatedOnceOnFirstUse) {
+  const frames::Frame f = variant_frame();
+  ccl::CudaAnalyzer gpu(nullptr);
+  gpu.reserve(f.width, f.height, true);  // default options: no segment arrays
+  const std::size_t plain = gpu.device_bytes();
+  expect_cpu_result(gpu, f, {});
+  EXPECT_EQ(gpu.device_bytes(), plain) << "the default pipeline allocated";
+
+  expect_cpu_result(gpu, f, kRasterSegments);  // segment bounds and parents only
+  const std::size_t segments = gpu.device_bytes();
+  EXPECT_GE(segments - plain, segment_bytes(f.width, f.height, false));
+  EXPECT_LT(segments - plain, segment_bytes(f.width, f.height, true));
+  expect_cpu_result(gpu, f, kFlslOtf);  // the run features too: the segment arena grows once more
+  const std::size_t otf = gpu.device_bytes();
+  EXPECT_GE(otf - plain, segment_bytes(f.width, f.height, true));
+
+  for (int connectivity : {4, 8})  // every variant and the default again: no further allocation
+    for (auto algorithm : {ccl::Algorithm::OptimizedUF, ccl::Algorithm::RasterSegments, ccl::Algorithm::ColumnRuns})
+      for (auto analysis : {ccl::Analysis::FlslCd, ccl::Analysis::FlslOtf}) {
+        expect_cpu_result(gpu, f, variant(algorithm, analysis, connectivity));
+        EXPECT_EQ(gpu.device_bytes(), otf) << ccl::to_string(algorithm) << " + " << ccl::to_string(analysis);
+      }
+  gpu.release();
+  EXPECT_EQ(gpu.device_bytes(), 0u);
+  expect_cpu_result(gpu, f, {});  // after release the default frame again holds no segment arrays
+  EXPECT_EQ(gpu.device_bytes(), plain);
+}
+
+TEST(Api, VariantArraysReservedUpFront) {
+  const frames::Frame f = variant_frame();
+  ccl::CudaAnalyzer gpu(nullptr);
+  gpu.reserve(f.width, f.height, true);
+  const std::size_t plain = gpu.device_bytes();
+  gpu.reserve(f.width, f.height, true, kFlslOtf);  // same size: adds only the segment arrays
+  const std::size_t reserved = gpu.device_bytes();
+  EXPECT_GE(reserved - plain, segment_bytes(f.width, f.height, true));
+  for (const ccl::Options& o : {kFlslOtf, kRasterSegments, ccl::Options()}) {
+    expect_cpu_result(gpu, f, o);
+    EXPECT_EQ(gpu.device_bytes(), reserved) << "a frame allocated after reserve() with its options";
+  }
+}
+
+TEST(Api, VariantArraysFollowAGrow) {
+  const frames::Frame small = frames::random(33, 20, 55, 1, 42, 1);
+  const frames::Frame big = variant_frame();
+  ccl::CudaAnalyzer gpu(nullptr);
+  gpu.reserve(small.width, small.height, true);
+  expect_cpu_result(gpu, small, kFlslOtf);
+  expect_cpu_result(gpu, big, {});  // grows both allocations: the segment arrays stay with the pipeline
+  const std::size_t grown = gpu.device_bytes();
+  for (const ccl::Options& o : {kFlslOtf, kRasterSegments}) {
+    expect_cpu_result(gpu, big, o);
+    expect_cpu_result(gpu, small, o);
+    EXPECT_EQ(gpu.device_bytes(), grown) << "the segment arrays did not grow with the scratch";
+  }
 }
 
 }  // namespace
