@@ -37,7 +37,10 @@ class Pool {
       std::lock_guard<std::mutex> lock(mutex_);
       jobs_.push_back(&job);
     }
-    work_ready_.notify_all();
+    // Wake only as many workers as there are chunks beyond the caller's first: each wake-up costs
+    // tens of microseconds of the worker's latency, so idle ones stay asleep.
+    const std::size_t chunks = (job.n + job.chunk - 1) / job.chunk;
+    for (std::size_t i = 1; i < chunks && i <= threads_.size(); ++i) work_ready_.notify_one();
     job.take_chunks();
     std::unique_lock<std::mutex> lock(mutex_);
     retire(job);
