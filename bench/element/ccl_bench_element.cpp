@@ -175,7 +175,17 @@ Cv opencv_ccl(const frames::Frame& f, cv::Mat& bin, cv::Mat& labels, cv::Mat& st
 
 struct ElementFigures {
   double fps = 0, median_ms = 0, p99_ms = 0;
+  std::vector<double> latency_ms;  // every timed frame, for the distribution
 };
+
+// The latency distribution as percentiles, one line the peers plot reads:
+// "latency,<w>,<h>,<scene>,<figure>,<us at each of kPercentiles>".
+constexpr double kPercentiles[] = {0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99, 0.999, 1.0};
+void print_distribution(int w, int h, const char* scene, const char* figure, const std::vector<double>& ms) {
+  std::printf("latency,%d,%d,%s,%s", w, h, scene, figure);
+  for (double p : kPercentiles) std::printf(",%.1f", percentile(ms, p) * 1e3);
+  std::printf("\n");
+}
 
 ElementFigures time_element(GstCudaContext* context, const Ring& ring, bool roi, int n) {
   GstHarness* h = make_harness(context, ring, roi);
@@ -193,7 +203,7 @@ ElementFigures time_element(GstCudaContext* context, const Ring& ring, bool roi,
   }
   const double wall = ms_since(start);
   gst_harness_teardown(h);
-  return {n / wall * 1e3, percentile(latency, 0.5), percentile(latency, 0.99)};
+  return {n / wall * 1e3, percentile(latency, 0.5), percentile(latency, 0.99), latency};
 }
 
 // Throughput in a deployed shape: appsrc ! cudaccl ! queue ! fakesink, default properties. The queue
@@ -367,6 +377,8 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
   std::printf("  speedup vs OpenCV CCL alone: %.1fx (default element), %.1fx (attach-roi-meta=false); vs "
               "threshold+CCL: %.1fx / %.1fx\n",
               with_roi.fps / cv_fps, meta_only.fps / cv_fps, with_roi.fps / cv_thr_fps, meta_only.fps / cv_thr_fps);
+  print_distribution(w, h, scene, "roi", with_roi.latency_ms);
+  print_distribution(w, h, scene, "noroi", meta_only.latency_ms);
   std::printf("csv,%d,%d,%s,%.0f,%.0f,%.1f,%.1f,%.0f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d,%.0f\n", w, h, scene,
               mean_components, with_roi.fps, with_roi.median_ms * 1e3, with_roi.p99_ms * 1e3, meta_only.fps,
               meta_only.median_ms * 1e3, meta_only.p99_ms * 1e3, percentile(core.run_ms, 0.5) * 1e3, cv_fps,
@@ -393,6 +405,9 @@ int main(int argc, char** argv) {
   std::printf("ccl-bench-element: %d frames per figure, ring of %d pre-uploaded NV12 CUDA buffers, threshold=%d, "
               "8-connectivity; OpenCV %s with %d threads\n",
               n, ring, kThreshold, CV_VERSION, cv::getNumThreads());
+  std::printf("latency,width,height,scene,figure");
+  for (double p : kPercentiles) std::printf(",p%g", p * 100);
+  std::printf(" (us)\n");
   std::printf("csv,width,height,scene,components,fps,median_us,p99_us,fps_noroi,median_us_noroi,p99_us_noroi,"
               "core_median_us,opencv_fps,opencv_thr_fps,speedup_noroi,speedup_roi,mismatches,fps_pipeline\n");
   for (auto [w, h] : {std::pair{1920, 1080}, std::pair{3840, 2160}}) {

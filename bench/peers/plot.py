@@ -36,7 +36,7 @@ SWEEP_DENSITIES = {0, 20, 40, 60, 80, 100}
 
 
 def parse(log):
-    rows, bandwidth, device, na, mismatches, element, versions = [], None, "", [], [], [], {}
+    rows, bandwidth, device, na, mismatches, element, versions, latency = [], None, "", [], [], [], {}, []
     for line in open(log, errors="replace"):
         line = line.rstrip("\n")
         f = line.split(",")
@@ -52,6 +52,9 @@ def parse(log):
             mismatches.append(line)
         elif f[0] in ("npp", "cupy", "opencv"):
             versions[f[0]] = ",".join(f[1:])
+        elif line.startswith("element: latency,") and not line.startswith("element: latency,width"):
+            e = line[len("element: latency,"):].split(",")
+            latency.append(dict(case=f"{e[0]}x{e[1]} {e[2]}", figure=e[3], us=[float(x) for x in e[4:]]))
         elif line.startswith("element: csv,") and not line.startswith("element: csv,width"):
             e = line[len("element: csv,"):].split(",")
             element.append(dict(size=f"{e[0]}x{e[1]}", scene=e[2], components=int(e[3]), median_roi=float(e[5]),
@@ -62,7 +65,7 @@ def parse(log):
         px = r["size"] ** 2
         r["gpix_s"] = px / r["ms"] / 1e6
         r["floor_frac"] = (px * FLOOR_BYTES_PER_PIXEL / bandwidth * 1e3) / r["ms"] if bandwidth else float("nan")
-    return rows, bandwidth, device, na, mismatches, element, versions
+    return rows, bandwidth, device, na, mismatches, element, versions, latency
 
 
 def mean(v):
@@ -167,7 +170,7 @@ def tables(rows, bandwidth, device, na, mismatches, element, versions):
     return "\n".join(out) + "\n"
 
 
-def plots(rows, bandwidth, element, out_dir):
+def plots(rows, bandwidth, element, latency, out_dir):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -258,29 +261,25 @@ def plots(rows, bandwidth, element, out_dir):
         plt.close(fig)
         written.append("size-sweep.png")
 
-    if element:
-        fig, ax = plt.subplots(figsize=(11, 4.4))
-        series = [("element, default (ROI metas)", "median_roi", "p99_roi", "C0"),
-                  ("element, attach-roi-meta=false", "median_noroi", "p99_noroi", "C2"),
-                  ("core run() alone", "core_median", None, "C7"),
-                  ("OpenCV CCL, all cores (1/fps)", None, None, "C3")]
-        width = 0.2
-        for i, (name, med, p99, c) in enumerate(series):
-            xs = [k + (i - 1.5) * width for k in range(len(element))]
-            if med:
-                ax.bar(xs, [e[med] for e in element], width, color=c, label=name + " median")
-                if p99:
-                    ax.scatter(xs, [e[p99] for e in element], color="k", marker="_", s=200, zorder=3)
-            else:
-                ax.bar(xs, [1e6 / e["opencv_fps"] for e in element], width, color=c, label=name)
-        ax.scatter([], [], color="k", marker="_", s=200, label="p99")
-        ax.set_xticks(range(len(element)))
-        ax.set_xticklabels([f"{e['size']}\n{e['scene']}" for e in element], fontsize=8)
-        ax.set_yscale("log")
-        ax.set_ylabel("per-frame latency (us, log)")
-        ax.grid(True, axis="y", which="both", alpha=0.3)
-        ax.legend(fontsize=8)
-        ax.set_title("cudaccl element latency per frame (NV12 CUDA memory in a GstHarness)")
+    if latency:
+        # Distribution of per-frame latency: each case's percentiles, with and without ROI metas.
+        cases = list(dict.fromkeys(r["case"] for r in latency))
+        fig, axes = plt.subplots(1, len(cases), figsize=(4.2 * len(cases), 4.2), sharey=True, squeeze=False)
+        ticks = ["p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"]
+        names = {"roi": "default (GstCclMeta + ROI metas)", "noroi": "attach-roi-meta=false"}
+        for ax, case in zip(axes[0], cases):
+            for k, fig_name in enumerate(("roi", "noroi")):
+                v = [r["us"] for r in latency if r["case"] == case and r["figure"] == fig_name]
+                if v:
+                    ax.plot(range(len(v[0])), v[0], marker="o", ms=3, color=f"C{k}", label=names[fig_name])
+            ax.set_xticks(range(len(ticks)))
+            ax.set_xticklabels(ticks, rotation=60, fontsize=7)
+            ax.set_yscale("log")
+            ax.set_title(case, fontsize=9)
+            ax.grid(True, which="both", alpha=0.3)
+        axes[0][0].set_ylabel("per-frame latency (us, log)")
+        axes[0][0].legend(fontsize=7)
+        fig.suptitle("cudaccl per-frame latency: percentiles over every timed frame (NV12 CUDA memory, GstHarness)")
         fig.tight_layout()
         fig.savefig(os.path.join(out_dir, "element-latency.png"), dpi=90)
         plt.close(fig)
@@ -290,7 +289,7 @@ def plots(rows, bandwidth, element, out_dir):
 
 def main():
     log, out_dir = sys.argv[1], sys.argv[2]
-    rows, bandwidth, device, na, mismatches, element, versions = parse(log)
+    rows, bandwidth, device, na, mismatches, element, versions, latency = parse(log)
     with open(os.path.join(out_dir, "results.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["peer", "size", "conn", "g", "d", "components", "ms", "runs", "match", "gpix_s", "floor_frac", "note"])
@@ -301,7 +300,7 @@ def main():
     open(os.path.join(out_dir, "tables.md"), "w").write(text)
     print(text)
     try:
-        print("plots:", ", ".join(plots(rows, bandwidth, element, out_dir)))
+        print("plots:", ", ".join(plots(rows, bandwidth, element, latency, out_dir)))
     except ImportError as e:
         print(f"plots skipped: {e}")
 
