@@ -106,10 +106,15 @@ void FramePipeline::reserve(int width, int height, bool host_frames, const Optio
 void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked,
                                    int height_asked) {
   if (!host_counts_) grow_host_results(kFirstExpected);
-  if (pixels > scratch_.max_pixels || height > scratch_.max_height)
+  if (pixels > scratch_.max_pixels || height > scratch_.max_height) {
     allocate_scratch(scratch_, std::max(pixels, scratch_.max_pixels), std::max(height, scratch_.max_height), segments,
                      size_text(width_asked, height_asked));
-  else if (segments > scratch_.segments_held)
+    // A frame's guessed copy may read list slots it did not fill (the host ignores them): zeroed
+    // once here, so no copy ever reads memory that was never written.
+    const std::size_t guessed = std::min<std::size_t>(scratch_.max_components, kMostExpected);
+    check(cudaMemsetAsync(scratch_.counts, 0, sizeof(FrameCounts) + guessed * sizeof(Component), stream_),
+          "cudaMemsetAsync (component list)");
+  } else if (segments > scratch_.segments_held)
     allocate_segments(scratch_, segments, size_text(width_asked, height_asked));
 }
 
