@@ -32,15 +32,20 @@ class Pool {
 
   bool has_workers() const { return !threads_.empty(); }
 
-  void run(Job& job) {
+  // Hands the job to the workers; `caller_helps`: the caller takes chunks too, so one fewer is woken.
+  void start(Job& job, bool caller_helps) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       jobs_.push_back(&job);
     }
-    // Wake only as many workers as there are chunks beyond the caller's first: each wake-up costs
-    // tens of microseconds of the worker's latency, so idle ones stay asleep.
-    const std::size_t chunks = (job.n + job.chunk - 1) / job.chunk;
-    for (std::size_t i = 1; i < chunks && i <= threads_.size(); ++i) work_ready_.notify_one();
+    // Wake only as many workers as there are chunks for them: each wake-up costs tens of
+    // microseconds of the worker's latency, so idle ones stay asleep.
+    const std::size_t chunks = (job.n + job.chunk - 1) / job.chunk - (caller_helps ? 1 : 0);
+    for (std::size_t i = 0; i < chunks && i < threads_.size(); ++i) work_ready_.notify_one();
+  }
+
+  // Takes the chunks still left, then waits for the workers still inside the job.
+  void finish(Job& job) {
     job.take_chunks();
     std::unique_lock<std::mutex> lock(mutex_);
     retire(job);
@@ -101,7 +106,35 @@ void parallel_for(std::size_t n, std::size_t chunk, const std::function<void(std
   job.body = &body;
   job.n = n;
   job.chunk = chunk;
-  Pool::instance().run(job);
+  Pool::instance().start(job, true);
+  Pool::instance().finish(job);
+}
+
+struct BackgroundFor::State {
+  std::function<void(std::size_t, std::size_t)> body;
+  Job job;
+  bool started = false, done = false;
+};
+
+BackgroundFor::BackgroundFor(std::size_t n, std::size_t chunk, std::function<void(std::size_t, std::size_t)> body)
+    : state_(new State) {
+  state_->body = std::move(body);
+  state_->job.body = &state_->body;
+  state_->job.n = n;
+  state_->job.chunk = std::max<std::size_t>(chunk, 1);
+  if (n > 0 && Pool::instance().has_workers()) {
+    Pool::instance().start(state_->job, false);
+    state_->started = true;
+  }
+}
+
+BackgroundFor::~BackgroundFor() { wait(); }
+
+void BackgroundFor::wait() {
+  if (state_->done) return;
+  state_->done = true;
+  if (state_->started) Pool::instance().finish(state_->job);
+  else state_->job.take_chunks();  // no workers: all of it here
 }
 
 }  // namespace ccl_gst

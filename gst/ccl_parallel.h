@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 
 namespace ccl_gst {
 
@@ -11,5 +12,21 @@ namespace ccl_gst {
 // returns when every chunk is done. The caller takes chunks itself, so busy or absent workers
 // only make it slower; below two chunks it runs inline. body must not throw.
 void parallel_for(std::size_t n, std::size_t chunk, const std::function<void(std::size_t, std::size_t)>& body);
+
+// The same work started in the background: the workers take chunks at once while the caller does
+// something else (waits for the GPU); wait() takes the chunks still left on the calling thread and
+// returns when all are done. The destructor waits too.
+class BackgroundFor {
+ public:
+  BackgroundFor(std::size_t n, std::size_t chunk, std::function<void(std::size_t, std::size_t)> body);
+  ~BackgroundFor();
+  BackgroundFor(const BackgroundFor&) = delete;
+  BackgroundFor& operator=(const BackgroundFor&) = delete;
+  void wait();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace ccl_gst

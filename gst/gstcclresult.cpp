@@ -8,6 +8,7 @@
 
 #include "ccl/gstcclmeta.h"
 #include "ccl_parallel.h"
+#include "ccl_roi_params.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_result_debug);
 #define GST_CAT_DEFAULT gst_ccl_result_debug
@@ -88,12 +89,6 @@ static std::vector<GstStructure*> build_structures(const ccl::Result& result,
   return out;
 }
 
-static GstStructure* roi_param(const ccl::Component& c) {
-  const ComponentQuarks& q = quarks();
-  return gst_structure_new_id(q.roi_type, q.label, G_TYPE_UINT, c.label, q.area, G_TYPE_UINT, c.area, q.centroid_x,
-                              G_TYPE_DOUBLE, c.centroid_x, q.centroid_y, G_TYPE_DOUBLE, c.centroid_y, nullptr);
-}
-
 static GstStructure* message_component(const ccl::Component& c) {
   const ComponentQuarks& q = quarks();
   return gst_structure_new_id(q.component, q.label, G_TYPE_UINT, c.label, q.x, G_TYPE_INT, c.x, q.y, G_TYPE_INT, c.y,
@@ -102,9 +97,10 @@ static GstStructure* message_component(const ccl::Component& c) {
                               c.centroid_y, nullptr);
 }
 
-void gst_ccl_result_add_roi_metas(GstBuffer* buffer, const ccl::Result& result) {
+void gst_ccl_result_add_roi_metas(GstBuffer* buffer, const ccl::Result& result, ccl_gst::RoiParamStock* stock) {
   const ComponentQuarks& q = quarks();
-  const std::vector<GstStructure*> params = build_structures(result, roi_param);
+  const std::vector<GstStructure*> params =
+      stock ? stock->take(result.components) : build_structures(result, ccl_gst::roi_param_new);
   // Metas go on in the contract's order, on this thread: a buffer's meta list is not thread-safe.
   for (std::size_t i = 0; i < params.size(); ++i) {
     const ccl::Component& c = result.components[i];

@@ -9,6 +9,7 @@
 #include <gst/video/video.h>
 
 #include "ccl/types.hpp"
+#include "ccl_roi_params.h"
 #include "gstcclengine.h"
 #include "gstcclenums.h"
 #include "gstcclformats.h"
@@ -63,6 +64,7 @@ struct _GstCudaCcl {
   GstCclEngine* engine;
   const gchar* active_backend;  // static string, read under the object lock
   ccl::Result* result;          // reused so frames do not reallocate the component list
+  ccl_gst::RoiParamStock* roi_params;  // ROI param structures built while the frame is labelled
   guint64 frames;               // frames labeled since start, so errors can say which one failed
 #if CCL_HAVE_CUDA
   // Guards `context`; recursive because gst_cuda_ensure_element_context calls set_context.
@@ -228,6 +230,8 @@ static gboolean gst_cuda_ccl_start(GstBaseTransform* trans) {
 static gboolean gst_cuda_ccl_stop(GstBaseTransform* trans) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
   gst_cuda_ccl_set_active_backend(self, nullptr);
+  delete self->roi_params;  // frees the blank structures left in stock
+  self->roi_params = new ccl_gst::RoiParamStock();
 #if CCL_HAVE_CUDA
   gst_cuda_ccl_replace_context(self, nullptr);
 #endif
@@ -450,6 +454,9 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
   }
 
   ccl::Result& result = *self->result;
+  // The last frame's count, with a margin, is this frame's guess: the workers build that many
+  // blank ROI params while this thread waits for the labelling.
+  if (attach_roi_meta) self->roi_params->prepare(result.components.size() + result.components.size() / 8);
   try {
     if (!self->engine->run(buffer, self->info, options, result)) {
       GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Could not read the frame."),
@@ -472,7 +479,7 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
 #endif
   gst_ccl_result_remove_metas(buffer);
   gst_ccl_result_add_meta(buffer, result);
-  if (attach_roi_meta) gst_ccl_result_add_roi_metas(buffer, result);
+  if (attach_roi_meta) gst_ccl_result_add_roi_metas(buffer, result, self->roi_params);
   if (post_messages) gst_cuda_ccl_post_message(self, buffer, result);
   GST_LOG_OBJECT(self, "%zu of %u components%s", result.components.size(), result.n_components_total,
                  result.truncated ? " (truncated)" : "");
@@ -508,6 +515,7 @@ static void gst_cuda_ccl_finalize(GObject* object) {
   GstCudaCcl* self = GST_CUDA_CCL(object);
   delete self->engine;
   delete self->result;
+  delete self->roi_params;
   g_free(self->refused_caps);
 #if CCL_HAVE_CUDA
   gst_clear_object(&self->context);
@@ -642,6 +650,7 @@ static void gst_cuda_ccl_init(GstCudaCcl* self) {
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->active_backend = "none";
   self->result = new ccl::Result();
+  self->roi_params = new ccl_gst::RoiParamStock();
   gst_video_info_init(&self->info);
 #if CCL_HAVE_CUDA
   g_rec_mutex_init(&self->context_lock);

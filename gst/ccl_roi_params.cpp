@@ -1,0 +1,91 @@
+#include "ccl_roi_params.h"
+
+#include <algorithm>
+
+#include "ccl_parallel.h"
+
+namespace ccl_gst {
+namespace {
+
+struct ParamQuarks {
+  GQuark name = g_quark_from_static_string("connected-component");
+  GQuark label = g_quark_from_static_string("label");
+  GQuark area = g_quark_from_static_string("area");
+  GQuark centroid_x = g_quark_from_static_string("centroid-x");
+  GQuark centroid_y = g_quark_from_static_string("centroid-y");
+};
+
+const ParamQuarks& quarks() {
+  static const ParamQuarks q;
+  return q;
+}
+
+GstStructure* blank() {
+  const ParamQuarks& q = quarks();
+  return gst_structure_new_id(q.name, q.label, G_TYPE_UINT, 0u, q.area, G_TYPE_UINT, 0u, q.centroid_x, G_TYPE_DOUBLE,
+                              0.0, q.centroid_y, G_TYPE_DOUBLE, 0.0, nullptr);
+}
+
+// The field's value, written in place: the structure is ours until it goes into a meta, and this
+// skips the GValue copy and type lookups of gst_structure_id_set (most of a structure's cost).
+GValue* field(GstStructure* s, GQuark name) { return const_cast<GValue*>(gst_structure_id_get_value(s, name)); }
+
+void fill(GstStructure* s, const ccl::Component& c) {
+  const ParamQuarks& q = quarks();
+  g_value_set_uint(field(s, q.label), c.label);
+  g_value_set_uint(field(s, q.area), c.area);
+  g_value_set_double(field(s, q.centroid_x), c.centroid_x);
+  g_value_set_double(field(s, q.centroid_y), c.centroid_y);
+}
+
+constexpr std::size_t kChunk = 128;  // ~15 us of structures per chunk
+
+}  // namespace
+
+GstStructure* roi_param_new(const ccl::Component& c) {
+  GstStructure* s = blank();
+  fill(s, c);
+  return s;
+}
+
+RoiParamStock::RoiParamStock() = default;
+
+RoiParamStock::~RoiParamStock() {
+  build_.reset();  // waits
+  for (GstStructure* s : building_) gst_structure_free(s);
+  for (GstStructure* s : stock_) gst_structure_free(s);
+}
+
+void RoiParamStock::prepare(std::size_t n) {
+  if (build_ || n <= stock_.size()) return;
+  building_.assign(n - stock_.size(), nullptr);
+  build_ = std::make_unique<BackgroundFor>(building_.size(), kChunk, [this](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) building_[i] = blank();
+  });
+}
+
+std::vector<GstStructure*> RoiParamStock::take(const std::vector<ccl::Component>& components) {
+  if (build_) {
+    build_->wait();
+    build_.reset();
+    stock_.insert(stock_.end(), building_.begin(), building_.end());
+    building_.clear();
+  }
+  const std::size_t n = components.size(), from_stock = std::min(n, stock_.size());
+  std::vector<GstStructure*> out(n);
+  std::copy(stock_.end() - std::ptrdiff_t(from_stock), stock_.end(), out.begin());
+  stock_.resize(stock_.size() - from_stock);
+  // More components than prepared: the rest on all threads now, as without a stock.
+  parallel_for(n - from_stock, kChunk, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) out[from_stock + i] = blank();
+  });
+  for (std::size_t i = 0; i < n; ++i) fill(out[i], components[i]);
+  // A stock much larger than this frame needed (the scene emptied) is given back.
+  while (stock_.size() > 2 * n + kChunk) {
+    gst_structure_free(stock_.back());
+    stock_.pop_back();
+  }
+  return out;
+}
+
+}  // namespace ccl_gst

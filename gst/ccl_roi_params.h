@@ -1,0 +1,40 @@
+// The "connected-component" param structures of the ROI metas, built ahead of time: blank ones
+// are made on the worker threads while the GPU labels the frame, and filled in once the frame's
+// components are known, so the streaming thread only writes four values per component.
+#pragma once
+
+#include <gst/gst.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "ccl/types.hpp"
+
+namespace ccl_gst {
+
+class BackgroundFor;
+
+class RoiParamStock {
+ public:
+  RoiParamStock();
+  ~RoiParamStock();  // waits for a build still running and frees the blank structures left
+  RoiParamStock(const RoiParamStock&) = delete;
+  RoiParamStock& operator=(const RoiParamStock&) = delete;
+
+  // Starts building blank structures in the background until `n` are in stock; returns at once.
+  void prepare(std::size_t n);
+  // One filled structure per component, in order (the caller owns them): waits for prepare(),
+  // takes blanks from the stock and builds any that are missing.
+  std::vector<GstStructure*> take(const std::vector<ccl::Component>& components);
+
+ private:
+  std::vector<GstStructure*> stock_;     // blank, ready
+  std::vector<GstStructure*> building_;  // written by the background build only
+  std::unique_ptr<BackgroundFor> build_;
+};
+
+// One filled "connected-component" param structure for `c` (label, area, centroid-x, centroid-y).
+GstStructure* roi_param_new(const ccl::Component& c);
+
+}  // namespace ccl_gst
