@@ -3,26 +3,14 @@
 #include <algorithm>
 
 #include "ccl_parallel.h"
+#include "ccl_quarks.h"
 
 namespace ccl_gst {
 namespace {
 
-struct ParamQuarks {
-  GQuark name = g_quark_from_static_string("connected-component");
-  GQuark label = g_quark_from_static_string("label");
-  GQuark area = g_quark_from_static_string("area");
-  GQuark centroid_x = g_quark_from_static_string("centroid-x");
-  GQuark centroid_y = g_quark_from_static_string("centroid-y");
-};
-
-const ParamQuarks& quarks() {
-  static const ParamQuarks q;
-  return q;
-}
-
 GstStructure* blank() {
-  const ParamQuarks& q = quarks();
-  return gst_structure_new_id(q.name, q.label, G_TYPE_UINT, 0u, q.area, G_TYPE_UINT, 0u, q.centroid_x, G_TYPE_DOUBLE,
+  const ComponentQuarks& q = quarks();
+  return gst_structure_new_id(q.roi_type, q.label, G_TYPE_UINT, 0u, q.area, G_TYPE_UINT, 0u, q.centroid_x, G_TYPE_DOUBLE,
                               0.0, q.centroid_y, G_TYPE_DOUBLE, 0.0, nullptr);
 }
 
@@ -31,7 +19,7 @@ GstStructure* blank() {
 GValue* field(GstStructure* s, GQuark name) { return const_cast<GValue*>(gst_structure_id_get_value(s, name)); }
 
 void fill(GstStructure* s, const ccl::Component& c) {
-  const ParamQuarks& q = quarks();
+  const ComponentQuarks& q = quarks();
   g_value_set_uint(field(s, q.label), c.label);
   g_value_set_uint(field(s, q.area), c.area);
   g_value_set_double(field(s, q.centroid_x), c.centroid_x);

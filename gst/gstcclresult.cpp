@@ -8,6 +8,7 @@
 
 #include "ccl/gstcclmeta.h"
 #include "ccl_parallel.h"
+#include "ccl_quarks.h"
 #include "ccl_roi_params.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_result_debug);
@@ -33,25 +34,8 @@ static void ensure_debug_category() {
   }
 }
 
-// Field names as quarks interned once: gst_structure_new() would look each name up in GLib's
-// global quark table for every component, which costs more than the meta itself.
-struct ComponentQuarks {
-  GQuark roi_type = g_quark_from_static_string("connected-component");
-  GQuark component = g_quark_from_static_string("component");
-  GQuark label = g_quark_from_static_string("label");
-  GQuark area = g_quark_from_static_string("area");
-  GQuark x = g_quark_from_static_string("x");
-  GQuark y = g_quark_from_static_string("y");
-  GQuark width = g_quark_from_static_string("width");
-  GQuark height = g_quark_from_static_string("height");
-  GQuark centroid_x = g_quark_from_static_string("centroid-x");
-  GQuark centroid_y = g_quark_from_static_string("centroid-y");
-};
-
-static const ComponentQuarks& quarks() {
-  static const ComponentQuarks q;
-  return q;
-}
+using ccl_gst::ComponentQuarks;
+using ccl_gst::quarks;
 
 void gst_ccl_result_remove_metas(GstBuffer* buffer) {
   gst_buffer_foreach_meta(
