@@ -85,6 +85,17 @@ struct RunFeatures {
   unsigned long long sum_x, sum_y;
 };
 
+// Adds one run's (or one lane group's) features to its component; `top` is written apart, by the
+// component's first run.
+__device__ void add_features(const ComponentStats& stats, std::uint32_t id, const RunFeatures& f) {
+  atomicAdd(stats.area + id, f.area);
+  atomicMin(stats.left + id, f.left);
+  atomicMax(stats.right + id, f.right);
+  atomicMax(stats.bottom + id, f.bottom);
+  atomicAdd(stats.sum_x + id, f.sum_x);
+  atomicAdd(stats.sum_y + id, f.sum_y);
+}
+
 // Conflict detection (Lemaitre's Algorithm 3): lanes holding the same component find each other
 // with __match_any_sync and fold their features into the lowest such lane by a masked shuffle
 // reduction, so only that lane touches memory.
@@ -111,13 +122,7 @@ __device__ void merge_features_cd(unsigned active, std::uint32_t id, RunFeatures
     peers &= __ballot_sync(active, (rank & 1u) == 0);  // odd ranks were just absorbed
     rank >>= 1;
   }
-  if (!leader) return;
-  atomicAdd(stats.area + id, f.area);
-  atomicMin(stats.left + id, f.left);
-  atomicMax(stats.right + id, f.right);
-  atomicMax(stats.bottom + id, f.bottom);
-  atomicAdd(stats.sum_x + id, f.sum_x);
-  atomicAdd(stats.sum_y + id, f.sum_y);
+  if (leader) add_features(stats, id, f);
 }
 
 // ConflictDetection = false is plain FLSL: every run's lane does its own atomics.
@@ -144,12 +149,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
       merge_features_cd(active, id, f, stats);
     } else {
       (void)active;
-      atomicAdd(stats.area + id, f.area);
-      atomicMin(stats.left + id, f.left);
-      atomicMax(stats.right + id, f.right);
-      atomicMax(stats.bottom + id, f.bottom);
-      atomicAdd(stats.sum_x + id, f.sum_x);
-      atomicAdd(stats.sum_y + id, f.sum_y);
+      add_features(stats, id, f);
     }
   });
 }
