@@ -30,11 +30,8 @@ void random_sweep(const Size* sizes, std::size_t n_sizes, int density_step, cons
             ++seed;
             const bool gray = seed % 3 == 0;
             const frames::Frame f = gpu_test::sweep_frame(sizes[s], d, gs[gi], seed);
-            ccl::Options o = options_for(algorithm, connectivity);
-            const std::uint8_t thresholds[] = {0, 1, 64, 127, 200, 254, 255};
-            if (gray) o.threshold = thresholds[rng() % 7];
-            o.order = rng() % 2 ? ccl::Order::Area : ccl::Order::Raster;
-            if (rng() % 4 == 0) o.min_area = rng() % 20;
+            ccl::Options o = gpu_test::random_options(rng, connectivity, gray);
+            o.algorithm = algorithm;
             harness().expect_agree(f, o, true);
             if (::testing::Test::HasFailure()) return;  // the first difference says enough
           }

@@ -14,20 +14,6 @@ using gpu_test::Size;
 
 const ccl::Algorithm kAlgorithms[] = {ccl::Algorithm::ColumnRuns, ccl::Algorithm::RasterSegments};
 
-ccl::Options options_for(ccl::Algorithm algorithm, int connectivity, std::mt19937& rng, bool gray) {
-  ccl::Options o;
-  o.algorithm = algorithm;
-  o.connectivity = connectivity;
-  const std::uint8_t thresholds[] = {0, 1, 64, 127, 200, 254, 255};
-  if (gray) o.threshold = thresholds[rng() % 7];
-  o.order = rng() % 2 ? ccl::Order::Area : ccl::Order::Raster;
-  if (rng() % 4 == 0) {
-    o.min_area = rng() % 10;
-    o.max_objects = rng() % 2 ? 5 : 100;
-  }
-  return o;
-}
-
 void sweep(ccl::Algorithm algorithm, const Size* sizes, std::size_t n_sizes, const int* gs, std::size_t n_gs,
            int density_step) {
   std::mt19937 rng(4321 + int(algorithm));
@@ -39,7 +25,8 @@ void sweep(ccl::Algorithm algorithm, const Size* sizes, std::size_t n_sizes, con
           ++seed;
           const bool gray = seed % 3 == 0;
           const frames::Frame f = gpu_test::sweep_frame(sizes[s], d, gs[gi], seed);
-          ccl::Options o = options_for(algorithm, connectivity, rng, gray);
+          ccl::Options o = gpu_test::random_options(rng, connectivity, gray);
+          o.algorithm = algorithm;
           SCOPED_TRACE(std::string("algorithm=") + ccl::to_string(algorithm));
           harness().expect_agree(f, o, true);
           if (::testing::Test::HasFailure()) return;  // the first difference says enough
