@@ -29,6 +29,16 @@ inline void init() {
   }
 }
 
+// A pipeline from a gst-launch line, or nullptr with a test failure naming the line.
+inline GstElement* parse(const std::string& launch) {
+  init();
+  GError* error = nullptr;
+  GstElement* p = gst_parse_launch(launch.c_str(), &error);
+  if (!p) ADD_FAILURE() << launch << ": " << (error ? error->message : "?");
+  g_clear_error(&error);
+  return p;
+}
+
 // The launch-line properties that give `o` (defaults left out, so defaults are tested too).
 inline std::string props(const ccl::Options& o) {
   std::ostringstream s;

@@ -24,6 +24,7 @@
 namespace {
 
 using elcheck::opts;
+using elcheck::parse;
 
 // Empty when the meta equals, byte for byte, what the CPU backend computes on `plane0` under `o`.
 std::string same_as_cpu(const GstCclMeta* m, const ccl::ImageView& plane0, const ccl::Options& o) {
@@ -122,15 +123,6 @@ RunResult play(GstElement* pipeline) {
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(bus);
   return r;
-}
-
-GstElement* parse(const std::string& launch) {
-  elcheck::init();
-  GError* error = nullptr;
-  GstElement* p = gst_parse_launch(launch.c_str(), &error);
-  if (!p) ADD_FAILURE() << launch << ": " << (error ? error->message : "?");
-  g_clear_error(&error);
-  return p;
 }
 
 bool have(const char* factory) {

@@ -158,14 +158,7 @@ struct OracleProbe {
   }
 };
 
-inline GstElement* parse(const std::string& launch) {
-  elcheck::init();
-  GError* error = nullptr;
-  GstElement* p = gst_parse_launch(launch.c_str(), &error);
-  if (!p) ADD_FAILURE() << launch << ": " << (error ? error->message : "?");
-  g_clear_error(&error);
-  return p;
-}
+using elcheck::parse;
 
 // Waits for EOS or an error (its text returned) on a pipeline already set to PLAYING; warnings on
 // the way are appended to `warnings` when given (other messages are dropped).
