@@ -18,7 +18,11 @@ GstStructure* blank() {
 // skips the GValue copy and type lookups of gst_structure_id_set (most of a structure's cost).
 GValue* field(GstStructure* s, GQuark name) { return const_cast<GValue*>(gst_structure_id_get_value(s, name)); }
 
-void fill(GstStructure* s, const ccl::Component& c) {
+constexpr std::size_t kChunk = 128;  // ~15 us of structures per chunk
+
+}  // namespace
+
+void roi_param_fill(GstStructure* s, const ccl::Component& c) {
   const ComponentQuarks& q = quarks();
   g_value_set_uint(field(s, q.label), c.label);
   g_value_set_uint(field(s, q.area), c.area);
@@ -26,13 +30,9 @@ void fill(GstStructure* s, const ccl::Component& c) {
   g_value_set_double(field(s, q.centroid_y), c.centroid_y);
 }
 
-constexpr std::size_t kChunk = 128;  // ~15 us of structures per chunk
-
-}  // namespace
-
 GstStructure* roi_param_new(const ccl::Component& c) {
   GstStructure* s = blank();
-  fill(s, c);
+  roi_param_fill(s, c);
   return s;
 }
 
@@ -52,28 +52,33 @@ void RoiParamStock::prepare(std::size_t n) {
   });
 }
 
-std::vector<GstStructure*> RoiParamStock::take(const std::vector<ccl::Component>& components) {
-  if (build_) {
-    build_->wait();
-    build_.reset();
-    stock_.insert(stock_.end(), building_.begin(), building_.end());
-    building_.clear();
-  }
-  const std::size_t n = components.size(), from_stock = std::min(n, stock_.size());
+void RoiParamStock::finish_build() {
+  if (!build_) return;
+  build_->wait();
+  build_.reset();
+  stock_.insert(stock_.end(), building_.begin(), building_.end());
+  building_.clear();
+}
+
+std::vector<GstStructure*> RoiParamStock::take(std::size_t n) {
+  finish_build();
+  const std::size_t from_stock = std::min(n, stock_.size());
   std::vector<GstStructure*> out(n);
   std::copy(stock_.end() - std::ptrdiff_t(from_stock), stock_.end(), out.begin());
   stock_.resize(stock_.size() - from_stock);
-  // More components than prepared: the rest on all threads now, as without a stock.
+  // More than prepared: the rest on all threads now, as without a stock.
   parallel_for(n - from_stock, kChunk, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) out[from_stock + i] = blank();
   });
-  for (std::size_t i = 0; i < n; ++i) fill(out[i], components[i]);
-  // A stock much larger than this frame needed (the scene emptied) is given back.
+  return out;
+}
+
+void RoiParamStock::trim(std::size_t n) {
+  finish_build();
   while (stock_.size() > 2 * n + kChunk) {
     gst_structure_free(stock_.back());
     stock_.pop_back();
   }
-  return out;
 }
 
 }  // namespace ccl_gst

@@ -33,11 +33,13 @@ ccl::ImageView plane0(const GstVideoFrame& frame) {
   return view;
 }
 
-// Unmaps on every exit, exceptions included.
+// Unmaps on every exit, exceptions included. Takes no reference on the buffer (the caller holds
+// one), so the buffer stays writable: metas go on while the device reads the frame.
 class MappedFrame {
  public:
   MappedFrame(const GstVideoInfo& info, GstBuffer* buffer, GstMapFlags flags)
-      : ok_(gst_video_frame_map(&frame_, const_cast<GstVideoInfo*>(&info), buffer, flags)) {}
+      : ok_(gst_video_frame_map(&frame_, const_cast<GstVideoInfo*>(&info), buffer,
+                                GstMapFlags(flags | GST_VIDEO_FRAME_MAP_FLAG_NO_REF))) {}
   ~MappedFrame() {
     if (ok_) gst_video_frame_unmap(&frame_);
   }
@@ -57,8 +59,8 @@ class CpuEngine final : public GstCclEngine {
   const char* name() const override { return "cpu"; }
   void reserve(int, int, bool, const ccl::Options&) override {}
   // CUDA memory is downloaded by the plain map.
-  bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
-           ccl::Result& result) override {
+  bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options, ccl::Result& result,
+           const std::function<void()>&) override {
     MappedFrame map(info, buffer, GST_MAP_READ);
     if (!map.ok()) return false;
     analyzer_->run(plane0(map.frame()), options, result);
@@ -111,8 +113,8 @@ class CudaEngine final : public GstCclEngine {
     options_ = options;
   }
 
-  bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options,
-           ccl::Result& result) override {
+  bool run(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options, ccl::Result& result,
+           const std::function<void()>& while_device_works) override {
     GstMemory* mem = gst_buffer_peek_memory(buffer, 0);
     if (gst_is_cuda_memory(mem)) {
       GstCudaContext* upstream = GST_CUDA_MEMORY_CAST(mem)->context;
@@ -122,7 +124,7 @@ class CudaEngine final : public GstCclEngine {
       MappedFrame map(info, buffer, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA));
       if (!map.ok()) return false;
       ContextGuard guard(context_);
-      analyzer_->run(plane0(map.frame()), options, result);
+      analyzer_->run(plane0(map.frame()), options, result, nullptr, while_device_works);
       return true;
     }
     require_bound();
@@ -130,7 +132,7 @@ class CudaEngine final : public GstCclEngine {
     MappedFrame map(info, buffer, GST_MAP_READ);
     if (!map.ok()) return false;
     ContextGuard guard(context_);
-    analyzer_->run_host(plane0(map.frame()), options, result);
+    analyzer_->run_host(plane0(map.frame()), options, result, while_device_works);
     return true;
   }
 

@@ -9,7 +9,6 @@
 #include "ccl/gstcclmeta.h"
 #include "ccl_parallel.h"
 #include "ccl_quarks.h"
-#include "ccl_roi_params.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_result_debug);
 #define GST_CAT_DEFAULT gst_ccl_result_debug
@@ -79,20 +78,6 @@ static GstStructure* message_component(const ccl::Component& c) {
                               q.width, G_TYPE_INT, c.width, q.height, G_TYPE_INT, c.height, q.area, G_TYPE_UINT,
                               c.area, q.centroid_x, G_TYPE_DOUBLE, c.centroid_x, q.centroid_y, G_TYPE_DOUBLE,
                               c.centroid_y, nullptr);
-}
-
-void gst_ccl_result_add_roi_metas(GstBuffer* buffer, const ccl::Result& result, ccl_gst::RoiParamStock* stock) {
-  const ComponentQuarks& q = quarks();
-  const std::vector<GstStructure*> params =
-      stock ? stock->take(result.components) : build_structures(result, ccl_gst::roi_param_new);
-  // Metas go on in the contract's order, on this thread: a buffer's meta list is not thread-safe.
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    const ccl::Component& c = result.components[i];
-    GstVideoRegionOfInterestMeta* roi = gst_buffer_add_video_region_of_interest_meta_id(
-        buffer, q.roi_type, guint(c.x), guint(c.y), guint(c.width), guint(c.height));
-    roi->id = gint(c.label);
-    gst_video_region_of_interest_meta_add_param(roi, params[i]);
-  }
 }
 
 GstStructure* gst_ccl_result_to_structure(const ccl::Result& result, const GstCclFrameTimes& times) {

@@ -1,4 +1,5 @@
-// Turns a ccl::Result into what downstream sees: GstCclMeta, ROI metas, the "ccl" message.
+// Turns a ccl::Result into what downstream sees: GstCclMeta and the "ccl" message (the ROI metas:
+// ccl_roi_metas.h).
 #pragma once
 
 #include <gst/gst.h>
@@ -11,15 +12,6 @@ void gst_ccl_result_remove_metas(GstBuffer* buffer);
 
 // Attaches one GstCclMeta with every reported component.
 void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result);
-
-namespace ccl_gst {
-class RoiParamStock;
-}
-
-// Attaches one GstVideoRegionOfInterestMeta of type "connected-component" per reported component;
-// their param structures come from `stock` when given (prepared while the frame was labelled).
-void gst_ccl_result_add_roi_metas(GstBuffer* buffer, const ccl::Result& result,
-                                  ccl_gst::RoiParamStock* stock = nullptr);
 
 // Times of the frame the message describes; GST_CLOCK_TIME_NONE where unknown.
 struct GstCclFrameTimes {

@@ -2,6 +2,7 @@
 
 #include <config.h>
 
+#include <functional>
 #include <new>
 #include <string>
 #include <utility>
@@ -9,7 +10,7 @@
 #include <gst/video/video.h>
 
 #include "ccl/types.hpp"
-#include "ccl_roi_params.h"
+#include "ccl_roi_metas.h"
 #include "gstcclengine.h"
 #include "gstcclenums.h"
 #include "gstcclformats.h"
@@ -64,7 +65,7 @@ struct _GstCudaCcl {
   GstCclEngine* engine;
   const gchar* active_backend;  // static string, read under the object lock
   ccl::Result* result;          // reused so frames do not reallocate the component list
-  ccl_gst::RoiParamStock* roi_params;  // ROI param structures built while the frame is labelled
+  ccl_gst::RoiMetaWriter* roi_metas;  // attaches them while the GPU labels the frame, fills them after
   guint64 frames;               // frames labeled since start, so errors can say which one failed
 #if CCL_HAVE_CUDA
   // Guards `context`; recursive because gst_cuda_ensure_element_context calls set_context.
@@ -230,8 +231,8 @@ static gboolean gst_cuda_ccl_start(GstBaseTransform* trans) {
 static gboolean gst_cuda_ccl_stop(GstBaseTransform* trans) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
   gst_cuda_ccl_set_active_backend(self, nullptr);
-  delete self->roi_params;  // frees the blank structures left in stock
-  self->roi_params = new ccl_gst::RoiParamStock();
+  delete self->roi_metas;  // frees the blank params left in stock
+  self->roi_metas = new ccl_gst::RoiMetaWriter();
 #if CCL_HAVE_CUDA
   gst_cuda_ccl_replace_context(self, nullptr);
 #endif
@@ -454,19 +455,26 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
   }
 
   ccl::Result& result = *self->result;
-  // The last frame's count, with a margin, is this frame's guess: the workers build that many
-  // blank ROI params while this thread waits for the labelling.
-  if (attach_roi_meta) self->roi_params->prepare(result.components.size() + result.components.size() / 8);
+  gst_ccl_result_remove_metas(buffer);
+  // The last frame's count is this frame's guess: the workers build that many blank ROI params, and
+  // this thread attaches the blank ROI metas while the GPU labels the frame.
+  ccl_gst::RoiMetaWriter* roi_metas = attach_roi_meta ? self->roi_metas : nullptr;
+  if (roi_metas) roi_metas->expect(result.components.size());
+  const auto attach_blanks = [roi_metas, buffer] { roi_metas->attach_blanks(buffer); };
   try {
-    if (!self->engine->run(buffer, self->info, options, result)) {
+    if (!self->engine->run(buffer, self->info, options, result,
+                           roi_metas ? std::function<void()>(attach_blanks) : std::function<void()>())) {
+      if (roi_metas) roi_metas->abandon(buffer);
       GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Could not read the frame."),
                         ("failed to map plane 0 of %" GST_PTR_FORMAT, buffer));
       return GST_FLOW_ERROR;
     }
   } catch (const ccl::Error& e) {
+    if (roi_metas) roi_metas->abandon(buffer);
     gst_cuda_ccl_post_core_error(self, e, self->info, frame);
     return GST_FLOW_ERROR;
   } catch (const std::bad_alloc&) {
+    if (roi_metas) roi_metas->abandon(buffer);
     GST_ELEMENT_ERROR(self, RESOURCE, NO_SPACE_LEFT,
                       ("Out of host memory for a %dx%d frame.", GST_VIDEO_INFO_WIDTH(&self->info),
                        GST_VIDEO_INFO_HEIGHT(&self->info)),
@@ -477,9 +485,8 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
 #if CCL_HAVE_CUDA
   gst_cuda_ccl_follow_engine_context(self);
 #endif
-  gst_ccl_result_remove_metas(buffer);
   gst_ccl_result_add_meta(buffer, result);
-  if (attach_roi_meta) gst_ccl_result_add_roi_metas(buffer, result, self->roi_params);
+  if (roi_metas) roi_metas->finish(buffer, result.components);
   if (post_messages) gst_cuda_ccl_post_message(self, buffer, result);
   GST_LOG_OBJECT(self, "%zu of %u components%s", result.components.size(), result.n_components_total,
                  result.truncated ? " (truncated)" : "");
@@ -515,7 +522,7 @@ static void gst_cuda_ccl_finalize(GObject* object) {
   GstCudaCcl* self = GST_CUDA_CCL(object);
   delete self->engine;
   delete self->result;
-  delete self->roi_params;
+  delete self->roi_metas;
   g_free(self->refused_caps);
 #if CCL_HAVE_CUDA
   gst_clear_object(&self->context);
@@ -650,7 +657,7 @@ static void gst_cuda_ccl_init(GstCudaCcl* self) {
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->active_backend = "none";
   self->result = new ccl::Result();
-  self->roi_params = new ccl_gst::RoiParamStock();
+  self->roi_metas = new ccl_gst::RoiMetaWriter();
   gst_video_info_init(&self->info);
 #if CCL_HAVE_CUDA
   g_rec_mutex_init(&self->context_lock);

@@ -38,7 +38,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "ccl/gstcclmeta.h"
-#include "ccl_roi_params.h"
+#include "ccl_roi_metas.h"
 #include "core_stages.hpp"
 #include "frames.hpp"
 #include "gstcclresult.h"
@@ -318,9 +318,10 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
   const bench::CoreTimes core = bench::time_core(device, w, h, stride, options, std::min(n, 1000));
   gst_cuda_context_pop(nullptr);
   for (GstVideoFrame& f : mapped) gst_video_frame_unmap(&f);
-  std::vector<double> meta_ms, roi_ms, roi_stock_ms, free_ms;
-  ccl_gst::RoiParamStock stock;
+  std::vector<double> meta_ms, roi_ms, blanks_ms, blanks_ready_ms, finish_ms, free_ms;
+  ccl_gst::RoiMetaWriter on_the_spot, overlapped, ready;  // on_the_spot is never told what to expect
   const auto core_wait = std::chrono::microseconds(long(percentile(core.run_ms, 0.5) * 1e3));
+  std::size_t last = 0;
   for (int i = 0; i < std::min(n, 1000); ++i) {
     const ccl::Result& r = core.results[std::size_t(i) % core.results.size()];
     GstBuffer* b = gst_buffer_new();
@@ -328,19 +329,34 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
     gst_ccl_result_add_meta(b, r);
     meta_ms.push_back(ms_since(t));
     t = Clock::now();
-    gst_ccl_result_add_roi_metas(b, r);
+    on_the_spot.finish(b, r.components);
     roi_ms.push_back(ms_since(t));
+    gst_buffer_unref(b);
+    // As the element does: blank metas attached while the GPU works (then a sleep for the rest of
+    // the core's median run() here), filled once the components are known.
+    b = gst_buffer_new();
+    const auto wait_start = Clock::now();
+    overlapped.expect(last);
+    t = Clock::now();
+    overlapped.attach_blanks(b);
+    blanks_ms.push_back(ms_since(t));
+    std::this_thread::sleep_until(wait_start + core_wait);
+    t = Clock::now();
+    overlapped.finish(b, r.components);
+    finish_ms.push_back(ms_since(t));
+    last = r.components.size();
     t = Clock::now();
     gst_buffer_unref(b);
     free_ms.push_back(ms_since(t));
-    // As the element does: blank params built while the GPU works (a sleep as long as the core's
-    // median run() here), then filled and attached.
+    // The same with the params built before the blanks are attached: the difference is the wait for
+    // the workers.
     b = gst_buffer_new();
-    stock.prepare(r.components.size() + r.components.size() / 8);
+    ready.expect(last);
     std::this_thread::sleep_for(core_wait);
     t = Clock::now();
-    gst_ccl_result_add_roi_metas(b, r, &stock);
-    roi_stock_ms.push_back(ms_since(t));
+    ready.attach_blanks(b);
+    blanks_ready_ms.push_back(ms_since(t));
+    ready.abandon(b);
     gst_buffer_unref(b);
   }
 
@@ -384,10 +400,12 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
     std::printf(" %s %.1f", s.first.c_str(), m);
   }
   std::printf("  (sum %.1f)\n", stage_sum);
-  std::printf("  meta creation (median us): GstCclMeta %.1f, ROI metas %.1f built on the spot, %.1f from params "
-              "prepared during the GPU wait; freeing the buffer with its metas %.1f\n",
-              percentile(meta_ms, 0.5) * 1e3, percentile(roi_ms, 0.5) * 1e3, percentile(roi_stock_ms, 0.5) * 1e3,
-              percentile(free_ms, 0.5) * 1e3);
+  std::printf("  meta creation (median us): GstCclMeta %.1f, ROI metas %.1f all after the labelling; as the element "
+              "does: %.1f attaching blanks during the GPU wait (%.1f when the params are ready), %.1f filling them "
+              "after; freeing the buffer with its metas %.1f\n",
+              percentile(meta_ms, 0.5) * 1e3, percentile(roi_ms, 0.5) * 1e3, percentile(blanks_ms, 0.5) * 1e3,
+              percentile(blanks_ready_ms, 0.5) * 1e3,
+              percentile(finish_ms, 0.5) * 1e3, percentile(free_ms, 0.5) * 1e3);
   std::printf("  OpenCV CCL_DEFAULT, %d threads: CCL %8.1f fps (median %.2f ms); threshold+CCL %.1f fps (%d frames)\n",
               threads, cv_fps, percentile(cv_ms, 0.5), cv_thr_fps, cv_frames);
   std::printf("  speedup vs OpenCV CCL alone: %.1fx (default element), %.1fx (attach-roi-meta=false); vs "

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -38,8 +39,13 @@ class CudaAnalyzer final : public Analyzer {
   // `image.data` is device memory. Synchronizes the stream before returning (result on the host).
   void run(const ImageView& image, const Options& options, Result& result,
            const LabelView* labels = nullptr) override;
+  // As run(), and `while_device_works` runs once on this thread after the frame's device work is
+  // queued, before the first wait for it: host work that needs no result overlaps the labelling.
+  void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
+           const std::function<void()>& while_device_works);
   // `image.data` is host memory: one async upload into reused device memory, then run().
-  void run_host(const ImageView& image, const Options& options, Result& result);
+  void run_host(const ImageView& image, const Options& options, Result& result,
+                const std::function<void()>& while_device_works = {});
 
  private:
   struct Impl;

@@ -64,8 +64,14 @@ void CudaAnalyzer::run(const ImageView& image, const Options& options, Result& r
   impl_->run(image, options, result, labels, nullptr);
 }
 
-void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result) {
-  impl_->run_host(image, options, result);
+void CudaAnalyzer::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
+                       const std::function<void()>& while_device_works) {
+  impl_->run(image, options, result, labels, nullptr, while_device_works);
+}
+
+void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result,
+                           const std::function<void()>& while_device_works) {
+  impl_->run_host(image, options, result, while_device_works);
 }
 
 }  // namespace ccl

@@ -175,7 +175,7 @@ void FramePipeline::label_and_analyze(const ImageView& image, const Options& opt
 }
 
 void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
-                        StageTimer* timer) {
+                        StageTimer* timer, const std::function<void()>& while_device_works) {
   validate(image, options);
   require_implemented(options);
   if (labels && (labels->data == nullptr || labels->stride < image.width))
@@ -193,6 +193,7 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
     gather_in_raster_order(mask, scratch_, options, 0, expected, labels, stream_, timer);
     copy_results(expected, "cudaMemcpyAsync (counts and components)");
     mark(timer, "CopyToHost", stream_);
+    if (while_device_works) while_device_works();
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
@@ -207,6 +208,7 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
   } else {
     count_in_range(scratch_, image.height, options, stream_, timer);
     copy_results(0, "cudaMemcpyAsync (component counts)");
+    if (while_device_works) while_device_works();
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (labeling and analysis)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
@@ -225,14 +227,15 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
   result.components.assign(host_components_, host_components_ + n_out);
 }
 
-void FramePipeline::run_host(const ImageView& image, const Options& options, Result& result) {
+void FramePipeline::run_host(const ImageView& image, const Options& options, Result& result,
+                             const std::function<void()>& while_device_works) {
   validate(image, options);
   reserve_upload(image.width, image.height);  // allocates only when reserve() did not cover this frame
   check(cudaMemcpy2DAsync(upload_, image.width, image.data, image.stride, image.width, image.height,
                           cudaMemcpyHostToDevice, stream_),
         "cudaMemcpy2DAsync (frame upload)");
   const ImageView device{upload_, image.width, image.height, image.width};
-  run(device, options, result, nullptr, nullptr);
+  run(device, options, result, nullptr, nullptr, while_device_works);
 }
 
 }  // namespace ccl::cuda

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "ccl/types.hpp"
 #include "device_mask.cuh"
@@ -36,8 +37,12 @@ class FramePipeline {
   // allocation a frame can cause).
   void fit(const ImageView& image, const Options& options);
 
-  void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels, StageTimer* timer);
-  void run_host(const ImageView& image, const Options& options, Result& result);
+  // `while_device_works`, when given, runs once on this thread after the frame's device work is
+  // queued and before the first wait for it: host work that does not need the result overlaps it.
+  void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels, StageTimer* timer,
+           const std::function<void()>& while_device_works = {});
+  void run_host(const ImageView& image, const Options& options, Result& result,
+                const std::function<void()>& while_device_works = {});
 
   cudaStream_t stream() const { return stream_; }
   // Device memory held now: both scratch allocations and run_host's upload copy.
