@@ -19,6 +19,8 @@ namespace ccl_gst {
 class RoiMetaWriter {
  public:
   // A frame of about `n` components comes: its blank params are built in the background from now.
+  // (Not earlier, right after the last frame: the workers' allocations then contended with the
+  // freeing of that frame's metas, which took up to twice as long on the H100 host.)
   void expect(std::size_t n);
   // Attaches the expected number of blank ROI metas to `buffer`, each with a blank param.
   void attach_blanks(GstBuffer* buffer);
@@ -35,7 +37,7 @@ class RoiMetaWriter {
   std::size_t expected_ = 0;
   struct Blank {
     GstVideoRegionOfInterestMeta* roi;
-    GstStructure* param;  // its one param, also in roi->params
+    RoiParam param;  // its one param, also in roi->params
   };
   std::vector<Blank> blanks_;  // of the frame in progress, in attach order
 };

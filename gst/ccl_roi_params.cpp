@@ -8,45 +8,42 @@
 namespace ccl_gst {
 namespace {
 
-GstStructure* blank() {
-  const ComponentQuarks& q = quarks();
-  return gst_structure_new_id(q.roi_type, q.label, G_TYPE_UINT, 0u, q.area, G_TYPE_UINT, 0u, q.centroid_x, G_TYPE_DOUBLE,
-                              0.0, q.centroid_y, G_TYPE_DOUBLE, 0.0, nullptr);
-}
-
 // The field's value, written in place: the structure is ours until it goes into a meta, and this
 // skips the GValue copy and type lookups of gst_structure_id_set (most of a structure's cost).
 GValue* field(GstStructure* s, GQuark name) { return const_cast<GValue*>(gst_structure_id_get_value(s, name)); }
+
+RoiParam blank() {
+  const ComponentQuarks& q = quarks();
+  GstStructure* s = gst_structure_new_id(q.roi_type, q.label, G_TYPE_UINT, 0u, q.area, G_TYPE_UINT, 0u, q.centroid_x,
+                                         G_TYPE_DOUBLE, 0.0, q.centroid_y, G_TYPE_DOUBLE, 0.0, nullptr);
+  return {s, field(s, q.label), field(s, q.area), field(s, q.centroid_x), field(s, q.centroid_y)};
+}
 
 constexpr std::size_t kChunk = 128;  // ~15 us of structures per chunk
 
 }  // namespace
 
-void roi_param_fill(GstStructure* s, const ccl::Component& c) {
-  const ComponentQuarks& q = quarks();
-  g_value_set_uint(field(s, q.label), c.label);
-  g_value_set_uint(field(s, q.area), c.area);
-  g_value_set_double(field(s, q.centroid_x), c.centroid_x);
-  g_value_set_double(field(s, q.centroid_y), c.centroid_y);
+// Stores into the values blank() made with these types, as g_value_set_uint/double do after a type
+// check each; the four checks were most of the filling time (~40 ns a component on the H100 host).
+void roi_param_fill(const RoiParam& p, const ccl::Component& c) {
+  p.label->data[0].v_uint = c.label;
+  p.area->data[0].v_uint = c.area;
+  p.centroid_x->data[0].v_double = c.centroid_x;
+  p.centroid_y->data[0].v_double = c.centroid_y;
 }
 
-GstStructure* roi_param_new(const ccl::Component& c) {
-  GstStructure* s = blank();
-  roi_param_fill(s, c);
-  return s;
-}
 
 RoiParamStock::RoiParamStock() = default;
 
 RoiParamStock::~RoiParamStock() {
   build_.reset();  // waits
-  for (GstStructure* s : building_) gst_structure_free(s);
-  for (GstStructure* s : stock_) gst_structure_free(s);
+  for (const RoiParam& p : building_) gst_structure_free(p.structure);
+  for (const RoiParam& p : stock_) gst_structure_free(p.structure);
 }
 
 void RoiParamStock::prepare(std::size_t n) {
   if (build_ || n <= stock_.size()) return;
-  building_.assign(n - stock_.size(), nullptr);
+  building_.assign(n - stock_.size(), RoiParam{});
   build_ = std::make_unique<BackgroundFor>(building_.size(), kChunk, [this](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) building_[i] = blank();
   });
@@ -60,10 +57,10 @@ void RoiParamStock::finish_build() {
   building_.clear();
 }
 
-std::vector<GstStructure*> RoiParamStock::take(std::size_t n) {
+std::vector<RoiParam> RoiParamStock::take(std::size_t n) {
   finish_build();
   const std::size_t from_stock = std::min(n, stock_.size());
-  std::vector<GstStructure*> out(n);
+  std::vector<RoiParam> out(n);
   std::copy(stock_.end() - std::ptrdiff_t(from_stock), stock_.end(), out.begin());
   stock_.resize(stock_.size() - from_stock);
   // More than prepared: the rest on all threads now, as without a stock.
@@ -76,7 +73,7 @@ std::vector<GstStructure*> RoiParamStock::take(std::size_t n) {
 void RoiParamStock::trim(std::size_t n) {
   finish_build();
   while (stock_.size() > 2 * n + kChunk) {
-    gst_structure_free(stock_.back());
+    gst_structure_free(stock_.back().structure);
     stock_.pop_back();
   }
 }

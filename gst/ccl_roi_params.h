@@ -15,6 +15,13 @@ namespace ccl_gst {
 
 class BackgroundFor;
 
+// A blank param structure with its four values found once, where it is built: filling it is then
+// four stores, not four field searches in a structure that may not be in this core's cache.
+struct RoiParam {
+  GstStructure* structure;
+  GValue *label, *area, *centroid_x, *centroid_y;
+};
+
 class RoiParamStock {
  public:
   RoiParamStock();
@@ -24,25 +31,23 @@ class RoiParamStock {
 
   // Starts building blank structures in the background until `n` are in stock; returns at once.
   void prepare(std::size_t n);
-  // `n` blank structures (the caller owns them): waits for prepare(), takes them from the stock and
-  // builds any that are missing on all threads.
-  std::vector<GstStructure*> take(std::size_t n);
-  // A structure taken and not used comes back; its values are stale, every field is set on use.
-  void give_back(GstStructure* blank) { stock_.push_back(blank); }
+  // `n` blank params (the caller owns their structures): waits for prepare(), takes them from the
+  // stock and builds any that are missing on all threads.
+  std::vector<RoiParam> take(std::size_t n);
+  // A param taken and not used comes back; its values are stale, every field is set on use.
+  void give_back(const RoiParam& blank) { stock_.push_back(blank); }
   // Frees the stock beyond what a frame of `n` components could use (the scene emptied).
   void trim(std::size_t n);
 
  private:
   void finish_build();
 
-  std::vector<GstStructure*> stock_;     // blank, ready
-  std::vector<GstStructure*> building_;  // written by the background build only
+  std::vector<RoiParam> stock_;     // blank, ready
+  std::vector<RoiParam> building_;  // written by the background build only
   std::unique_ptr<BackgroundFor> build_;
 };
 
-// Writes `c`'s label, area and centroid into a blank param structure.
-void roi_param_fill(GstStructure* param, const ccl::Component& c);
-// One filled "connected-component" param structure for `c` (label, area, centroid-x, centroid-y).
-GstStructure* roi_param_new(const ccl::Component& c);
+// Writes `c`'s label, area and centroid into a blank param.
+void roi_param_fill(const RoiParam& param, const ccl::Component& c);
 
 }  // namespace ccl_gst

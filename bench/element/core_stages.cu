@@ -24,8 +24,10 @@ CoreTimes time_core(const std::vector<const std::uint8_t*>& frames, int width, i
     for (int i = 0; i < iterations; ++i) {
       const ccl::ImageView view{frames[i % frames.size()], width, height, stride};
       const auto start = std::chrono::steady_clock::now();
-      pipeline.run(view, options, result, nullptr, nullptr);
+      auto queued = start;
+      pipeline.run(view, options, result, nullptr, nullptr, [&queued] { queued = std::chrono::steady_clock::now(); });
       t.run_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      t.enqueue_ms.push_back(std::chrono::duration<double, std::milli>(queued - start).count());
     }
     for (int i = 0; i < iterations; ++i) {
       pipeline.run({frames[i % frames.size()], width, height, stride}, options, result, nullptr, &timer);

@@ -15,6 +15,7 @@ namespace bench {
 
 struct CoreTimes {
   std::vector<double> run_ms;  // wall time of each FramePipeline::run (host copy and syncs included)
+  std::vector<double> enqueue_ms;  // of which queuing the frame's device work, up to the first wait
   std::vector<std::pair<std::string, std::vector<double>>> stage_ms;  // per stage, one entry per frame
   std::vector<ccl::Result> results;  // of each distinct frame
 };
