@@ -171,6 +171,26 @@ inline std::vector<GstVideoRegionOfInterestMeta*> rois(GstBuffer* buf) {
   return v;
 }
 
+// The buffer's "connected-component" ROI metas as components, in attach order (ROI metas of other
+// types skipped); a test failure for any without exactly one complete "connected-component" param
+// or whose id is not its label.
+inline std::vector<ccl::Component> roi_components(GstBuffer* buf) {
+  std::vector<ccl::Component> v;
+  for (GstVideoRegionOfInterestMeta* roi : rois(buf)) {
+    if (roi->roi_type != g_quark_from_string("connected-component")) continue;
+    const GstStructure* p = gst_video_region_of_interest_meta_get_param(roi, "connected-component");
+    ccl::Component c{};
+    c.x = gint32(roi->x), c.y = gint32(roi->y), c.width = gint32(roi->w), c.height = gint32(roi->h);
+    if (g_list_length(roi->params) != 1 || !p || gst_structure_n_fields(p) != 4 ||
+        !gst_structure_get_uint(p, "label", &c.label) || !gst_structure_get_uint(p, "area", &c.area) ||
+        !gst_structure_get_double(p, "centroid-x", &c.centroid_x) ||
+        !gst_structure_get_double(p, "centroid-y", &c.centroid_y) || roi->id != gint(c.label))
+      ADD_FAILURE() << "ROI meta " << v.size() << " lacks its one connected-component param or its id";
+    v.push_back(c);
+  }
+  return v;
+}
+
 // The GstCclMeta read back as a ccl::Result, so compare::diff can check it against the oracle.
 inline ccl::Result from_meta(const GstCclMeta& m) {
   ccl::Result r;

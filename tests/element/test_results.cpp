@@ -244,19 +244,7 @@ TEST(ElementOracle, CudaMemoryInput) {
 // The ROI metas and the message as a ccl::Result, so compare::diff can check them like the meta.
 ccl::Result from_rois(GstBuffer* out, const ccl::Result& shape) {
   ccl::Result r = shape;
-  r.components.clear();
-  for (GstVideoRegionOfInterestMeta* roi : elcheck::rois(out)) {
-    const GstStructure* p = gst_video_region_of_interest_meta_get_param(roi, "connected-component");
-    ccl::Component c{};
-    c.x = gint32(roi->x), c.y = gint32(roi->y), c.width = gint32(roi->w), c.height = gint32(roi->h);
-    guint label = 0;
-    if (!p || !gst_structure_get_uint(p, "label", &label) || !gst_structure_get_uint(p, "area", &c.area) ||
-        !gst_structure_get_double(p, "centroid-x", &c.centroid_x) ||
-        !gst_structure_get_double(p, "centroid-y", &c.centroid_y) || roi->id != gint(label))
-      ADD_FAILURE() << "ROI meta " << r.components.size() << " lacks its connected-component param";
-    c.label = label;
-    r.components.push_back(c);
-  }
+  r.components = elcheck::roi_components(out);
   return r;
 }
 

@@ -30,30 +30,10 @@ std::vector<ccl::Component> random_components(std::size_t n, std::mt19937& rng) 
 
 // Empty when the buffer's "connected-component" ROI metas are exactly `want`, in order.
 std::string check_rois(GstBuffer* buf, const std::vector<ccl::Component>& want) {
-  std::vector<GstVideoRegionOfInterestMeta*> ours;
-  for (GstVideoRegionOfInterestMeta* roi : elcheck::rois(buf))
-    if (roi->roi_type == g_quark_from_string("connected-component")) ours.push_back(roi);
-  if (ours.size() != want.size())
-    return std::to_string(ours.size()) + " ROI metas for " + std::to_string(want.size()) + " components";
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    const ccl::Component& c = want[i];
-    const GstVideoRegionOfInterestMeta* roi = ours[i];
-    const std::string at = "ROI meta " + std::to_string(i) + ": ";
-    if (roi->id != gint(c.label)) return at + "id " + std::to_string(roi->id);
-    if (roi->x != guint(c.x) || roi->y != guint(c.y) || roi->w != guint(c.width) || roi->h != guint(c.height))
-      return at + "box differs";
-    if (g_list_length(roi->params) != 1) return at + std::to_string(g_list_length(roi->params)) + " params";
-    const GstStructure* p = gst_video_region_of_interest_meta_get_param(const_cast<GstVideoRegionOfInterestMeta*>(roi),
-                                                                        "connected-component");
-    guint label = 0, area = 0;
-    double cx = -1, cy = -1;
-    if (!p || gst_structure_n_fields(p) != 4 || !gst_structure_get_uint(p, "label", &label) ||
-        !gst_structure_get_uint(p, "area", &area) || !gst_structure_get_double(p, "centroid-x", &cx) ||
-        !gst_structure_get_double(p, "centroid-y", &cy))
-      return at + "param structure incomplete";
-    if (label != c.label || area != c.area || cx != c.centroid_x || cy != c.centroid_y) return at + "param values differ";
-  }
-  return "";
+  ccl::Result got, expected;
+  got.components = elcheck::roi_components(buf);
+  expected.components = want;
+  return compare::diff(got, expected);
 }
 
 // A foreign ROI meta (another type) and an unrelated meta that the writer must leave alone.
