@@ -38,7 +38,6 @@ void roi_param_fill(const RoiParam& p, const ccl::Component& c) {
   p.centroid_y->data[0].v_double = c.centroid_y;
 }
 
-
 RoiParamStock::RoiParamStock() = default;
 
 RoiParamStock::~RoiParamStock() {

@@ -59,19 +59,6 @@ void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result) {
   GST_LOG("attached %zu of %u components", result.components.size(), result.n_components_total);
 }
 
-// Builds one structure per component, on the worker threads for long lists: a GstStructure costs
-// ~0.1-0.16 us of GValue bookkeeping, so 1,600 of them took longer than labelling a 4K frame.
-// Chunks of 128 (~15 us of work): 384 was slower on the H100 host for 250-1,600 components.
-static std::vector<GstStructure*> build_structures(const ccl::Result& result,
-                                                   GstStructure* (*build)(const ccl::Component&)) {
-  const std::vector<ccl::Component>& components = result.components;
-  std::vector<GstStructure*> out(components.size());
-  ccl_gst::parallel_for(components.size(), 128, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) out[i] = build(components[i]);
-  });
-  return out;
-}
-
 static GstStructure* message_component(const ccl::Component& c) {
   const ComponentQuarks& q = quarks();
   return gst_structure_new_id(q.component, q.label, G_TYPE_UINT, c.label, q.x, G_TYPE_INT, c.x, q.y, G_TYPE_INT, c.y,
@@ -80,10 +67,22 @@ static GstStructure* message_component(const ccl::Component& c) {
                               c.centroid_y, nullptr);
 }
 
+// One message entry per component, on the worker threads for long lists: a GstStructure costs
+// ~0.1-0.16 us of GValue bookkeeping, so 1,600 of them took longer than labelling a 4K frame.
+// Chunks of 128 (~15 us of work): 384 was slower on the H100 host for 250-1,600 components.
+static std::vector<GstStructure*> message_components(const ccl::Result& result) {
+  const std::vector<ccl::Component>& components = result.components;
+  std::vector<GstStructure*> out(components.size());
+  ccl_gst::parallel_for(components.size(), 128, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) out[i] = message_component(components[i]);
+  });
+  return out;
+}
+
 GstStructure* gst_ccl_result_to_structure(const ccl::Result& result, const GstCclFrameTimes& times) {
   GValue list = G_VALUE_INIT;
   g_value_init(&list, GST_TYPE_LIST);
-  for (GstStructure* component : build_structures(result, message_component)) {
+  for (GstStructure* component : message_components(result)) {
     GValue item = G_VALUE_INIT;
     g_value_init(&item, GST_TYPE_STRUCTURE);
     g_value_take_boxed(&item, component);
