@@ -16,6 +16,7 @@ namespace bench {
 struct CoreTimes {
   std::vector<double> run_ms;  // wall time of each FramePipeline::run (host copy and syncs included)
   std::vector<double> enqueue_ms;  // of which queuing the frame's device work, up to the first wait
+  std::vector<double> direct_run_ms, direct_enqueue_ms;  // the same with every operation queued by itself, no graph
   std::vector<std::pair<std::string, std::vector<double>>> stage_ms;  // per stage, one entry per frame
   std::vector<ccl::Result> results;  // of each distinct frame
 };

@@ -35,6 +35,10 @@ class CudaAnalyzer final : public Analyzer {
   void release();
   // Device memory held now (scratch and upload copy), in bytes.
   std::size_t device_bytes() const;
+  // CUDA graphs held for the frames seen: a frame is queued as one graph per frame buffer and
+  // options (up to 64, then reused); 0 on the legacy default stream or with an algorithm that waits
+  // for the device in between (8dls, m8dls), where each operation is queued by itself.
+  std::size_t graphs_kept() const;
 
   // `image.data` is device memory. Synchronizes the stream before returning (result on the host).
   void run(const ImageView& image, const Options& options, Result& result,

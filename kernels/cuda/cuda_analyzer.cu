@@ -59,6 +59,7 @@ void CudaAnalyzer::reserve(int width, int height, bool host_frames, const Option
 }
 void CudaAnalyzer::release() { impl_->release(); }
 std::size_t CudaAnalyzer::device_bytes() const { return impl_->device_bytes(); }
+std::size_t CudaAnalyzer::graphs_kept() const { return impl_->graphs_kept(); }
 
 void CudaAnalyzer::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels) {
   impl_->run(image, options, result, labels, nullptr);

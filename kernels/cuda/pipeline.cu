@@ -92,6 +92,23 @@ constexpr std::uint32_t kFirstExpected = 1024, kMostExpected = 16384;  // 16384 
 
 std::uint32_t expect_after(std::uint32_t n_out) { return std::min(kMostExpected, n_out + n_out / 4 + 32); }
 
+// The next frame's guess. It stays while it covers the frame with an eighth to spare and is at most
+// twice what the frame needs; otherwise it becomes the count and a margin, rounded up to an eighth
+// of its power of two. A graph is kept per guess, so a guess that moved with every count would
+// capture a new graph every frame.
+std::uint32_t next_expected(std::uint32_t current, std::uint32_t n_out) {
+  const std::uint32_t wanted = expect_after(n_out);
+  if (current != 0 && current >= n_out + n_out / 8 && current <= 2 * wanted) return current;
+  std::uint32_t step = 1;
+  while (step * 16 <= wanted) step *= 2;  // step = power of two <= wanted, / 8
+  return std::min(kMostExpected, (wanted + step - 1) / step * step);
+}
+
+// Kernels only, no host wait in between: the work can be captured into a graph.
+bool capturable(const Options& options) {
+  return options.algorithm != Algorithm::EightDLS && options.algorithm != Algorithm::M8DLS;
+}
+
 }  // namespace
 
 void FramePipeline::reserve(int width, int height, bool host_frames, const Options& options) {
@@ -107,6 +124,7 @@ void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays
                                    int height_asked) {
   if (!host_counts_) grow_host_results(kFirstExpected);
   if (pixels > scratch_.max_pixels || height > scratch_.max_height) {
+    graphs_.clear();
     allocate_scratch(scratch_, std::max(pixels, scratch_.max_pixels), std::max(height, scratch_.max_height), segments,
                      size_text(width_asked, height_asked));
     // A frame's guessed copy may read list slots it did not fill (the host ignores them): zeroed
@@ -114,11 +132,14 @@ void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays
     const std::size_t guessed = std::min<std::size_t>(scratch_.max_components, kMostExpected);
     check(cudaMemsetAsync(scratch_.counts, 0, sizeof(FrameCounts) + guessed * sizeof(Component), stream_),
           "cudaMemsetAsync (component list)");
-  } else if (segments > scratch_.segments_held)
+  } else if (segments > scratch_.segments_held) {
+    graphs_.clear();
     allocate_segments(scratch_, segments, size_text(width_asked, height_asked));
+  }
 }
 
 void FramePipeline::release() noexcept {
+  graphs_.clear();
   free_scratch(scratch_);
   if (host_counts_) cudaFreeHost(host_counts_);
   if (upload_) cudaFree(upload_);
@@ -148,6 +169,7 @@ void FramePipeline::fit(const ImageView& image, const Options& options) {
 
 void FramePipeline::grow_host_results(std::uint32_t n) {
   if (host_counts_ && n <= host_capacity_) return;
+  graphs_.clear();
   const std::size_t capacity = std::max<std::size_t>(n, 2 * host_capacity_);
   if (host_counts_) cudaFreeHost(host_counts_);
   host_counts_ = nullptr;
@@ -174,6 +196,17 @@ void FramePipeline::label_and_analyze(const ImageView& image, const Options& opt
   analyze_frame(mask, options, scratch_, stream_, timer);
 }
 
+// The frame's device work up to the first wait: labels, statistics, the first `gathered` kept
+// components and the counts copied to the host.
+void FramePipeline::queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered,
+                                const LabelView* labels, StageTimer* timer) {
+  label_and_analyze(image, options, timer);
+  const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
+  gather_in_raster_order(mask, scratch_, options, 0, gathered, labels, stream_, timer);
+  copy_results(gathered, "cudaMemcpyAsync (counts and components)");
+  mark(timer, "CopyToHost", stream_);
+}
+
 void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
                         StageTimer* timer, const std::function<void()>& while_device_works) {
   validate(image, options);
@@ -181,18 +214,19 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
   if (labels && (labels->data == nullptr || labels->stride < image.width))
     throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
 
-  label_and_analyze(image, options, timer);
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
   FrameCounts counts;
   std::uint32_t n_out = 0;
   if (keeps_without_counts(options)) {
     // Gathered and copied on the last frame's count before this one's is known: one wait, not two.
+    fit(image, options);  // allocations first: none may happen while a graph is captured
     const std::uint32_t guess = expected_kept_ ? expected_kept_ : kFirstExpected;
     const auto expected = std::uint32_t(std::min<std::size_t>({guess, options.max_objects, scratch_.max_components}));
     grow_host_results(expected);
-    gather_in_raster_order(mask, scratch_, options, 0, expected, labels, stream_, timer);
-    copy_results(expected, "cudaMemcpyAsync (counts and components)");
-    mark(timer, "CopyToHost", stream_);
+    const auto queue = [&] { queue_frame(image, options, expected, labels, timer); };
+    const FrameGraphKey key{image.data, image.width, image.height, image.stride, options, expected,
+                            labels ? labels->data : nullptr, labels ? labels->stride : 0};
+    if (timer || !use_graphs_ || !capturable(options) || !graphs_.launch(key, stream_, queue)) queue();
     if (while_device_works) while_device_works();
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     counts = *host_counts_;
@@ -204,8 +238,9 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
       mark(timer, "CopyToHost", stream_);
       check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     }
-    expected_kept_ = expect_after(n_out);
+    expected_kept_ = next_expected(expected_kept_, n_out);
   } else {
+    label_and_analyze(image, options, timer);
     count_in_range(scratch_, image.height, options, stream_, timer);
     copy_results(0, "cudaMemcpyAsync (component counts)");
     if (while_device_works) while_device_works();

@@ -12,6 +12,7 @@
 
 #include "ccl/types.hpp"
 #include "device_mask.cuh"
+#include "frame_graphs.cuh"
 #include "scratch.cuh"
 
 namespace ccl::cuda {
@@ -45,6 +46,10 @@ class FramePipeline {
                 const std::function<void()>& while_device_works = {});
 
   cudaStream_t stream() const { return stream_; }
+  // Frames are queued as CUDA graphs where their options allow (the default); off, every operation
+  // is queued by itself (the benchmarks compare both).
+  void use_graphs(bool on) { use_graphs_ = on; }
+  std::size_t graphs_kept() const { return graphs_.size(); }
   // Device memory held now: both scratch allocations and run_host's upload copy.
   std::size_t device_bytes() const {
     return scratch_.arena_bytes + scratch_.segment_arena_bytes + upload_bytes_;
@@ -55,6 +60,8 @@ class FramePipeline {
   void reserve_upload(int width, int height);
   void grow_host_results(std::uint32_t n);
   void copy_results(std::uint32_t n, const char* what);
+  void queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered, const LabelView* labels,
+                   StageTimer* timer);
 
   cudaStream_t stream_;
   Scratch scratch_;
@@ -64,6 +71,8 @@ class FramePipeline {
   std::uint32_t expected_kept_ = 0;  // components gathered and copied before the counts are known (0: none yet)
   std::uint8_t* upload_ = nullptr;  // run_host's device copy of the frame, pitch = width
   std::size_t upload_bytes_ = 0;
+  FrameGraphs graphs_;  // point into scratch_ and host_counts_: cleared before either is replaced
+  bool use_graphs_ = true;
 };
 
 }  // namespace ccl::cuda

@@ -81,8 +81,22 @@ inline frames::Frame sweep_frame(Size size, int density_percent, int g, std::uin
 
 enum class Upload { Device, Host };
 
+// A stream of its own, as the element has: frames run as CUDA graphs there (not on the legacy stream).
+class Stream {
+ public:
+  Stream() { cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
 struct Harness {
-  ccl::CudaAnalyzer gpu{nullptr};
+  Stream stream;
+  ccl::CudaAnalyzer gpu{stream.get()};
   std::unique_ptr<ccl::Analyzer> cpu = ccl::make_cpu_analyzer();
   DeviceBuffer image, labels;
 
@@ -97,6 +111,8 @@ struct Harness {
     auto* d = static_cast<std::uint8_t*>(image.get(f.pixels.size()));
     EXPECT_NE(d, nullptr);
     EXPECT_EQ(cudaMemcpy(d, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    // From pageable memory cudaMemcpy may return before the copy lands; our stream does not wait for it.
+    EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
     if (!label_map) {
       gpu.run({d, f.width, f.height, f.stride}, o, r);
       return r;

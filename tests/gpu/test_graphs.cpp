@@ -1,0 +1,155 @@
+// Frames queued as CUDA graphs: a graph replays the operations captured for one frame buffer, so
+// these check that a replay reads the buffer's new contents, that buffers beyond the graphs kept
+// reuse old graphs correctly, that the early-gather guess follows the component count up and down
+// (past what is gathered early, too), and that the legacy default stream, which cannot be
+// captured, queues each operation by itself with the same results. CUDA == CPU == oracle.
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "gpu_harness.hpp"
+
+namespace {
+
+using gpu_test::cuda_ok;
+
+// Frames in device memory of their own, each at a distinct address, uploaded once.
+class DeviceFrames {
+ public:
+  explicit DeviceFrames(const std::vector<frames::Frame>& fs) : frames_(fs) {
+    std::size_t bytes = 0;
+    for (const frames::Frame& f : fs) bytes += (f.pixels.size() + 255) / 256 * 256;
+    cuda_ok(cudaMalloc(&base_, bytes), "cudaMalloc");
+    auto* p = static_cast<std::uint8_t*>(base_);
+    for (const frames::Frame& f : fs) {
+      cuda_ok(cudaMemcpy(p, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+      views_.push_back({p, f.width, f.height, f.stride});
+      p += (f.pixels.size() + 255) / 256 * 256;
+    }
+    cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  }
+  ~DeviceFrames() { cudaFree(base_); }
+  DeviceFrames(const DeviceFrames&) = delete;
+  DeviceFrames& operator=(const DeviceFrames&) = delete;
+
+  std::size_t size() const { return views_.size(); }
+  const ccl::ImageView& view(std::size_t i) const { return views_[i]; }
+  const frames::Frame& frame(std::size_t i) const { return frames_[i]; }
+
+ private:
+  std::vector<frames::Frame> frames_;
+  std::vector<ccl::ImageView> views_;
+  void* base_ = nullptr;
+};
+
+// `gpu`'s result on device frame i against the CPU backend and the oracle.
+void expect_agree(ccl::CudaAnalyzer& gpu, const DeviceFrames& d, std::size_t i, const ccl::Options& o) {
+  ccl::Result got;
+  gpu.run(d.view(i), o, got);
+  const ccl::Result cpu = gpu_test::harness().run_cpu(d.frame(i), o);
+  EXPECT_EQ(compare::diff(got, cpu), "") << "GPU vs CPU: " << d.frame(i).name << " (frame " << i << ")";
+  EXPECT_EQ(compare::diff(got, oracle::flood_fill(d.frame(i), o).result), "")
+      << "GPU vs oracle: " << d.frame(i).name << " (frame " << i << ")";
+  ++gpu_test::frames_checked;
+}
+
+std::vector<frames::Frame> random_frames(int n, int w, int h, std::uint32_t seed) {
+  std::vector<frames::Frame> fs;
+  for (int i = 0; i < n; ++i) fs.push_back(frames::random(w, h, 10 + 7 * (i % 12), 1 + i % 5, seed + std::uint32_t(i)));
+  return fs;
+}
+
+TEST(Graphs, ReplayReadsTheBuffersNewContents) {
+  // One buffer, its contents replaced between frames: a graph captured for it must not replay the
+  // first frame's result.
+  const gpu_test::Stream stream;
+  ccl::CudaAnalyzer gpu(stream.get());
+  const std::vector<frames::Frame> fs = {frames::random(301, 97, 40, 2, 7), frames::random(301, 97, 60, 1, 8),
+                                         frames::spiral(301, 97), frames::full(301, 97)};
+  gpu_test::DeviceBuffer buffer;
+  auto* d = static_cast<std::uint8_t*>(buffer.get(fs[0].pixels.size()));
+  ASSERT_NE(d, nullptr);
+  ccl::Options o;
+  for (int i = 0; i < 12; ++i) {
+    const frames::Frame& f = fs[std::size_t(i) % fs.size()];
+    cuda_ok(cudaMemcpy(d, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    ccl::Result got;
+    gpu.run({d, f.width, f.height, f.stride}, o, got);
+    EXPECT_EQ(compare::diff(got, gpu_test::harness().run_cpu(f, o)), "") << f.name << " at frame " << i;
+    ++gpu_test::frames_checked;
+  }
+  EXPECT_GT(gpu.graphs_kept(), 0u) << "frames on a stream of the analyzer's own run as graphs";
+}
+
+TEST(Graphs, MoreBuffersThanGraphsKept) {
+  // 80 buffers, more than the 64 graphs kept: later ones update the least recently used graph.
+  const gpu_test::Stream stream;
+  ccl::CudaAnalyzer gpu(stream.get());
+  const DeviceFrames d(random_frames(80, 67, 45, 100));
+  std::vector<std::size_t> order(d.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937 rng(5);
+  ccl::Options o;
+  for (int lap = 0; lap < 3; ++lap) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t i : order) expect_agree(gpu, d, i, o);
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_EQ(gpu.graphs_kept(), 64u);
+  gpu.release();
+  EXPECT_EQ(gpu.graphs_kept(), 0u) << "release() frees the graphs with the scratch they point at";
+  expect_agree(gpu, d, 0, o);
+}
+
+TEST(Graphs, GuessFollowsTheCount) {
+  // Component counts that jump up and down, past the 16384 components gathered early at most:
+  // every frame whose count outgrows the guess takes the second gather, every new guess captures
+  // anew, and the checkerboard's 153,600 components (4-connectivity) grow the host list.
+  const int w = 640, h = 480;
+  std::vector<frames::Frame> fs;
+  for (int d : {0, 30, 2, 45, 0, 45, 10, 1, 45, 25}) fs.push_back(frames::random(w, h, d, d > 20 ? 1 : 4, std::uint32_t(300 + d)));
+  fs.push_back(frames::full(w, h));
+  fs.push_back(frames::checkerboard(w, h));
+  fs.push_back(frames::blank("empty", w, h));
+  const gpu_test::Stream stream;
+  ccl::CudaAnalyzer gpu(stream.get());
+  const DeviceFrames d(fs);
+  ccl::Options eight, four, four_capped;
+  four.connectivity = four_capped.connectivity = 4;
+  four_capped.max_objects = 5000;
+  std::size_t most = 0;
+  for (const ccl::Options& o : {eight, four, four_capped})
+    for (int lap = 0; lap < 2; ++lap)
+      for (std::size_t i = 0; i < d.size(); ++i) {
+        expect_agree(gpu, d, i, o);
+        most = std::max(most, gpu_test::harness().run_cpu(d.frame(i), o).components.size());
+      }
+  EXPECT_GT(most, 16384u) << "no frame went past what is gathered early";
+}
+
+TEST(Graphs, LegacyStreamQueuesEachOperation) {
+  // The legacy default stream cannot be captured: no graph, same results.
+  ccl::CudaAnalyzer gpu(nullptr);
+  const DeviceFrames d(random_frames(6, 129, 65, 900));
+  ccl::Options o;
+  for (int lap = 0; lap < 2; ++lap)
+    for (std::size_t i = 0; i < d.size(); ++i) expect_agree(gpu, d, i, o);
+  EXPECT_EQ(gpu.graphs_kept(), 0u);
+}
+
+TEST(Graphs, WaitingAlgorithmsQueueEachOperation) {
+  // 8dls waits for the device between passes, so it cannot be captured; the others can.
+  const gpu_test::Stream stream;
+  ccl::CudaAnalyzer gpu(stream.get());
+  const DeviceFrames d(random_frames(4, 97, 61, 1200));
+  ccl::Options o;
+  o.algorithm = ccl::Algorithm::EightDLS;
+  for (std::size_t i = 0; i < d.size(); ++i) expect_agree(gpu, d, i, o);
+  EXPECT_EQ(gpu.graphs_kept(), 0u);
+  o.algorithm = ccl::Algorithm::ColumnRuns;
+  for (std::size_t i = 0; i < d.size(); ++i) expect_agree(gpu, d, i, o);
+  EXPECT_GT(gpu.graphs_kept(), 0u);
+}
+
+}  // namespace
