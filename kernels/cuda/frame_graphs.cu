@@ -17,24 +17,24 @@ bool same_options(const Options& a, const Options& b) {
          a.algorithm == b.algorithm && a.analysis == b.analysis;
 }
 
-// The work queue_work queues on `stream`, recorded instead of run; nullptr when the stream cannot
-// be captured (`refused` is set then) or the driver refused the graph.
-cudaGraph_t capture(cudaStream_t stream, const std::function<void()>& queue_work, bool& refused) {
+// The work queue_work queues on `stream`, recorded instead of run; nullptr when queue_work threw
+// (the direct queuing that follows meets the error again, if it was not the recording's) or the
+// driver refused the graph.
+cudaGraph_t capture(cudaStream_t stream, const std::function<void(cudaStream_t)>& queue_work) {
   // Thread-local: another thread's CUDA calls neither join nor break this capture.
   if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
     (void)cudaGetLastError();
-    refused = true;  // the stream cannot be captured: later frames do not ask again
     return nullptr;
   }
   cudaGraph_t graph = nullptr;
+  bool recorded = true;
   try {
-    queue_work();
+    queue_work(stream);
   } catch (...) {
-    if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph) cudaGraphDestroy(graph);
-    (void)cudaGetLastError();  // the stream is out of capture mode again; the caller sees the first error
-    throw;
+    recorded = false;
   }
-  if (cudaStreamEndCapture(stream, &graph) != cudaSuccess) {
+  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);  // out of capture mode whatever happened
+  if (ended != cudaSuccess || !recorded) {
     (void)cudaGetLastError();
     if (graph) cudaGraphDestroy(graph);
     return nullptr;
@@ -58,12 +58,21 @@ bool operator==(const FrameGraphKey& a, const FrameGraphKey& b) {
          a.label_stride == b.label_stride;
 }
 
-bool FrameGraphs::launch(const FrameGraphKey& key, cudaStream_t stream, const std::function<void()>& queue_work) {
-  // The legacy default stream cannot be captured; asking would only log an error per frame.
-  if (stream == nullptr || stream == cudaStreamLegacy || capture_refused_) return false;
+FrameGraphs::~FrameGraphs() {
+  clear();
+  if (capture_stream_) cudaStreamDestroy(capture_stream_);
+}
+
+bool FrameGraphs::launch(const FrameGraphKey& key, cudaStream_t stream,
+                         const std::function<void(cudaStream_t)>& queue_work) {
   Entry* entry = find(key);
   if (!entry) {
-    const cudaGraph_t graph = capture(stream, queue_work, capture_refused_);
+    if (!capture_stream_ && cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking) != cudaSuccess) {
+      (void)cudaGetLastError();
+      capture_stream_ = nullptr;
+      return false;
+    }
+    const cudaGraph_t graph = capture(capture_stream_, queue_work);
     if (!graph) return false;
     entry = store(key, graph);
     cudaGraphDestroy(graph);  // the executable graph has its own copy

@@ -1,7 +1,9 @@
 // A frame's device work replayed as one CUDA graph: the host queues labelling, analysis, gather and
 // copy with one launch (~2-3 us on the H100 host) instead of one call per operation (~25-45 us for
 // seven). A graph holds its kernels' arguments, so one is kept per key: the frame's pointer,
-// geometry and options, and how many components are gathered before the count is known.
+// geometry and options, and how many components are gathered before the count is known. Buffer
+// pools hand out a few buffers again and again; a stream of more than 64 distinct buffers would
+// capture and update a graph every frame, at about the cost of queuing the operations directly.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -32,15 +34,16 @@ bool operator==(const FrameGraphKey& a, const FrameGraphKey& b);
 class FrameGraphs {
  public:
   FrameGraphs() = default;
-  ~FrameGraphs() { clear(); }
+  ~FrameGraphs();  // the CUDA context of the launches must be current
   FrameGraphs(const FrameGraphs&) = delete;
   FrameGraphs& operator=(const FrameGraphs&) = delete;
 
-  // Queues on `stream` what `queue_work` queues, as one launch of the graph kept for `key` (captured
-  // from queue_work the first time the key is seen). False when no graph could be made (a legacy
-  // default stream, the driver refused): nothing was queued, the caller queues the work directly.
-  // Throws what queue_work throws, and Error(DeviceFailure) when the launch fails.
-  bool launch(const FrameGraphKey& key, cudaStream_t stream, const std::function<void()>& queue_work);
+  // Queues on `stream` what `queue_work` queues on the stream it is given, as one launch of the
+  // graph kept for `key`; the first time the key is seen, queue_work is recorded on a private
+  // stream. False when no graph could be made (queue_work threw while recorded, the driver
+  // refused): nothing was queued, the caller queues the work directly (and meets any error
+  // itself). Throws Error(DeviceFailure) when the launch fails.
+  bool launch(const FrameGraphKey& key, cudaStream_t stream, const std::function<void(cudaStream_t)>& queue_work);
   // Forgets every graph: what they point at is about to be freed or replaced.
   void clear() noexcept;
   std::size_t size() const { return entries_.size(); }
@@ -56,7 +59,9 @@ class FrameGraphs {
 
   std::vector<Entry> entries_;
   std::uint64_t launches_ = 0;
-  bool capture_refused_ = false;  // by the stream: every frame is queued directly
+  // Recorded on, never run on. Non-blocking: capturing a blocking stream (the element's) would
+  // make the legacy stream unusable meanwhile for every thread of the context (upstream elements).
+  cudaStream_t capture_stream_ = nullptr;
 };
 
 }  // namespace ccl::cuda

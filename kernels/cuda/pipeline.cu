@@ -182,29 +182,34 @@ void FramePipeline::grow_host_results(std::uint32_t n) {
 }
 
 // The counts and the first n kept components (contiguous on both sides) in one copy.
-void FramePipeline::copy_results(std::uint32_t n, const char* what) {
+void FramePipeline::copy_results(std::uint32_t n, const char* what, cudaStream_t stream) {
   check(cudaMemcpyAsync(host_counts_, scratch_.counts, sizeof(FrameCounts) + std::size_t(n) * sizeof(Component),
-                        cudaMemcpyDeviceToHost, stream_),
+                        cudaMemcpyDeviceToHost, stream),
         what);
 }
 
 void FramePipeline::label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer) {
   fit(image, options);  // host comparisons only once the scratch fits
+  queue_label_and_analyze(image, options, timer, stream_);
+}
+
+void FramePipeline::queue_label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer,
+                                            cudaStream_t stream) {
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
-  if (timer) timer->start(stream_);
-  label_frame(mask, options, scratch_, stream_, timer);
-  analyze_frame(mask, options, scratch_, stream_, timer);
+  if (timer) timer->start(stream);
+  label_frame(mask, options, scratch_, stream, timer);
+  analyze_frame(mask, options, scratch_, stream, timer);
 }
 
 // The frame's device work up to the first wait: labels, statistics, the first `gathered` kept
-// components and the counts copied to the host.
+// components and the counts copied to the host. Queued on `stream`, or recorded there for a graph.
 void FramePipeline::queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered,
-                                const LabelView* labels, StageTimer* timer) {
-  label_and_analyze(image, options, timer);
+                                const LabelView* labels, StageTimer* timer, cudaStream_t stream) {
+  queue_label_and_analyze(image, options, timer, stream);
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
-  gather_in_raster_order(mask, scratch_, options, 0, gathered, labels, stream_, timer);
-  copy_results(gathered, "cudaMemcpyAsync (counts and components)");
-  mark(timer, "CopyToHost", stream_);
+  gather_in_raster_order(mask, scratch_, options, 0, gathered, labels, stream, timer);
+  copy_results(gathered, "cudaMemcpyAsync (counts and components)", stream);
+  mark(timer, "CopyToHost", stream);
 }
 
 void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
@@ -223,10 +228,10 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
     const std::uint32_t guess = expected_kept_ ? expected_kept_ : kFirstExpected;
     const auto expected = std::uint32_t(std::min<std::size_t>({guess, options.max_objects, scratch_.max_components}));
     grow_host_results(expected);
-    const auto queue = [&] { queue_frame(image, options, expected, labels, timer); };
+    const auto queue = [&](cudaStream_t stream) { queue_frame(image, options, expected, labels, timer, stream); };
     const FrameGraphKey key{image.data, image.width, image.height, image.stride, options, expected,
                             labels ? labels->data : nullptr, labels ? labels->stride : 0};
-    if (timer || !use_graphs_ || !capturable(options) || !graphs_.launch(key, stream_, queue)) queue();
+    if (timer || !use_graphs_ || !capturable(options) || !graphs_.launch(key, stream_, queue)) queue(stream_);
     if (while_device_works) while_device_works();
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     counts = *host_counts_;
@@ -234,7 +239,7 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
     if (n_out > expected) {  // more than guessed: gather the rest, copy the list again (the host list may grow)
       grow_host_results(n_out);
       gather_in_raster_order(mask, scratch_, options, expected, n_out, nullptr, stream_, timer);
-      copy_results(n_out, "cudaMemcpyAsync (counts and components)");
+      copy_results(n_out, "cudaMemcpyAsync (counts and components)", stream_);
       mark(timer, "CopyToHost", stream_);
       check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     }
@@ -242,14 +247,14 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
   } else {
     label_and_analyze(image, options, timer);
     count_in_range(scratch_, image.height, options, stream_, timer);
-    copy_results(0, "cudaMemcpyAsync (component counts)");
+    copy_results(0, "cudaMemcpyAsync (component counts)", stream_);
     if (while_device_works) while_device_works();
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (labeling and analysis)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
     grow_host_results(n_out);
     compact(mask, scratch_, options, counts, n_out, labels, stream_, timer);
-    copy_results(n_out, "cudaMemcpyAsync (counts and components)");
+    copy_results(n_out, "cudaMemcpyAsync (counts and components)", stream_);
     mark(timer, "CopyToHost", stream_);
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (compaction)");
   }

@@ -46,8 +46,9 @@ class FramePipeline {
                 const std::function<void()>& while_device_works = {});
 
   cudaStream_t stream() const { return stream_; }
-  // Frames are queued as CUDA graphs where their options allow (the default); off, every operation
-  // is queued by itself (the benchmarks compare both).
+  // Frames are queued as CUDA graphs where their options allow (raster order, no area filter, an
+  // algorithm that does not wait: the defaults); off, every operation is queued by itself (the
+  // benchmarks compare both).
   void use_graphs(bool on) { use_graphs_ = on; }
   std::size_t graphs_kept() const { return graphs_.size(); }
   // Device memory held now: both scratch allocations and run_host's upload copy.
@@ -59,9 +60,12 @@ class FramePipeline {
   void reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked, int height_asked);
   void reserve_upload(int width, int height);
   void grow_host_results(std::uint32_t n);
-  void copy_results(std::uint32_t n, const char* what);
+  void copy_results(std::uint32_t n, const char* what, cudaStream_t stream);
+  // The kernels of label_and_analyze() on `stream`, without fit(): the scratch must fit already.
+  void queue_label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer,
+                               cudaStream_t stream);
   void queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered, const LabelView* labels,
-                   StageTimer* timer);
+                   StageTimer* timer, cudaStream_t stream);
 
   cudaStream_t stream_;
   Scratch scratch_;

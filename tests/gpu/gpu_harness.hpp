@@ -81,10 +81,11 @@ inline frames::Frame sweep_frame(Size size, int density_percent, int g, std::uin
 
 enum class Upload { Device, Host };
 
-// A stream of its own, as the element has: frames run as CUDA graphs there (not on the legacy stream).
+// A stream of its own, blocking like the element's (CU_STREAM_DEFAULT): frames run on it as CUDA
+// graphs recorded on the analyzer's private stream.
 class Stream {
  public:
-  Stream() { cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking); }
+  Stream() { EXPECT_EQ(cudaStreamCreate(&stream_), cudaSuccess) << "cudaStreamCreate"; }
   ~Stream() { cudaStreamDestroy(stream_); }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
