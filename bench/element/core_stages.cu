@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "cuda_check.hpp"
+#include "dependent_launch.cuh"
 #include "pipeline.cuh"
 #include "stage_timer.cuh"
 
@@ -19,24 +20,36 @@ CoreTimes time_core(const std::vector<const std::uint8_t*>& frames, int width, i
     ccl::cuda::StageTimer timer;
     ccl::Result result;
     t.results.resize(frames.size());
-    // Warm-up, and the result of every distinct frame: twice round, as the first lap settles the
-    // guess of components gathered early, and with it the graph kept for each frame.
-    for (int lap = 0; lap < 2; ++lap)
-      for (std::size_t i = 0; i < frames.size(); ++i)
-        pipeline.run({frames[i], width, height, stride}, options, t.results[i], nullptr, nullptr);
-    for (bool graphs : {true, false}) {
-      pipeline.use_graphs(graphs);
+    // Three ways to queue a frame: graphs with dependent launches (the default), graphs without,
+    // and every operation by itself without either (as before graphs).
+    struct Way {
+      bool graphs, overlap;
+      std::vector<double>* run_ms;
+      std::vector<double>* enqueue_ms;
+    };
+    std::vector<double> ignored;
+    for (const Way& way : {Way{true, true, &t.run_ms, &t.enqueue_ms}, Way{true, false, &t.no_overlap_run_ms, &ignored},
+                           Way{false, false, &t.direct_run_ms, &t.direct_enqueue_ms}}) {
+      ccl::cuda::set_dependent_launches(way.overlap);
+      pipeline.use_graphs(way.graphs);
+      pipeline.release();  // forgets the graphs captured the other way
+      pipeline.reserve(width, height);
+      // Warm-up, and the result of every distinct frame: twice round, as the first lap settles the
+      // guess of components gathered early, and with it the graph kept for each frame.
+      for (int lap = 0; lap < 2; ++lap)
+        for (std::size_t i = 0; i < frames.size(); ++i)
+          pipeline.run({frames[i], width, height, stride}, options, t.results[i], nullptr, nullptr);
       for (int i = 0; i < iterations; ++i) {
         const ccl::ImageView view{frames[i % frames.size()], width, height, stride};
         const auto start = std::chrono::steady_clock::now();
         auto queued = start;
         pipeline.run(view, options, result, nullptr, nullptr, [&queued] { queued = std::chrono::steady_clock::now(); });
         const auto now = std::chrono::steady_clock::now();
-        (graphs ? t.run_ms : t.direct_run_ms).push_back(std::chrono::duration<double, std::milli>(now - start).count());
-        (graphs ? t.enqueue_ms : t.direct_enqueue_ms)
-            .push_back(std::chrono::duration<double, std::milli>(queued - start).count());
+        way.run_ms->push_back(std::chrono::duration<double, std::milli>(now - start).count());
+        way.enqueue_ms->push_back(std::chrono::duration<double, std::milli>(queued - start).count());
       }
     }
+    ccl::cuda::set_dependent_launches(true);
     for (int i = 0; i < iterations; ++i) {
       pipeline.run({frames[i % frames.size()], width, height, stride}, options, result, nullptr, &timer);
       const auto stages = timer.stages();

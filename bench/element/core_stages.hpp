@@ -16,7 +16,8 @@ namespace bench {
 struct CoreTimes {
   std::vector<double> run_ms;  // wall time of each FramePipeline::run (host copy and syncs included)
   std::vector<double> enqueue_ms;  // of which queuing the frame's device work, up to the first wait
-  std::vector<double> direct_run_ms, direct_enqueue_ms;  // the same with every operation queued by itself, no graph
+  std::vector<double> direct_run_ms, direct_enqueue_ms;  // every operation queued by itself: no graph, no overlap
+  std::vector<double> no_overlap_run_ms;  // graphs whose kernels do not overlap the previous one's tail
   std::vector<std::pair<std::string, std::vector<double>>> stage_ms;  // per stage, one entry per frame
   std::vector<ccl::Result> results;  // of each distinct frame
 };

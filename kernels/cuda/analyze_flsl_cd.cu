@@ -5,6 +5,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "cuda_check.hpp"
+#include "dependent_launch.cuh"
 #include "row_runs.cuh"
 #include "stage_timer.cuh"
 #include "union_find.cuh"
@@ -20,6 +21,7 @@ constexpr int kRankBlocks = 256, kRankThreads = 256;
 // roots of the row.
 __global__ void __launch_bounds__(32 * kRowWarps)
     RunRootsKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank, std::uint32_t* row_roots) {
+  wait_for_previous_kernel();
   __shared__ RunRing rings[kRowWarps];
   const int warp = threadIdx.x / 32, lane = lane_id();
   const int y = blockIdx.x * kRowWarps + warp;
@@ -49,6 +51,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
 __global__ void __launch_bounds__(kRankThreads)
     RankRootsInitStatsKernel(int height, const std::uint32_t* row_roots, std::uint32_t* row_offset, ComponentStats stats,
                              FrameCounts* counts) {
+  wait_for_previous_kernel();
   using Scan = cub::BlockScan<std::uint32_t, kRankThreads>;
   __shared__ typename Scan::TempStorage scan_storage;
   const bool ranks = blockIdx.x == 0;
@@ -130,6 +133,7 @@ template <bool ConflictDetection>
 __global__ void __launch_bounds__(32 * kRowWarps)
     RunFeaturesKernel(DeviceMask mask, const std::uint32_t* labels, const std::uint32_t* root_rank,
                       const std::uint32_t* row_offset, ComponentStats stats) {
+  wait_for_previous_kernel();
   __shared__ RunRing rings[kRowWarps];
   const int warp = threadIdx.x / 32;
   const int y = blockIdx.x * kRowWarps + warp;
@@ -158,15 +162,15 @@ __global__ void __launch_bounds__(32 * kRowWarps)
 
 void link_and_rank_roots(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
   const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
-  RunRootsKernel<<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_roots);
-  check_launch("RunRootsKernel");
+  check(launch_dependent(RunRootsKernel, row_blocks, 32 * kRowWarps, stream, mask, s.labels, s.root_rank, s.row_roots),
+        "RunRootsKernel");
   mark(timer, "RunRootsKernel", stream);
 
   const std::size_t most_components = (std::size_t(mask.width) * mask.height + 1) / 2;
   const unsigned rank_blocks = unsigned(std::min<std::size_t>(kRankBlocks, (most_components + kRankThreads - 1) / kRankThreads));
-  RankRootsInitStatsKernel<<<rank_blocks, kRankThreads, 0, stream>>>(mask.height, s.row_roots, s.row_offset, s.stats,
-                                                                     s.counts);
-  check_launch("RankRootsInitStatsKernel");
+  check(launch_dependent(RankRootsInitStatsKernel, rank_blocks, kRankThreads, stream, mask.height, s.row_roots,
+                         s.row_offset, s.stats, s.counts),
+        "RankRootsInitStatsKernel");
   mark(timer, "RankRootsInitStatsKernel", stream);
 }
 
@@ -178,9 +182,9 @@ void analyze_full_runs(const DeviceMask& mask, Scratch& s, cudaStream_t stream, 
                        const char* stage) {
   link_and_rank_roots(mask, s, stream, timer);
   const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
-  RunFeaturesKernel<ConflictDetection>
-      <<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
-  check_launch(stage);
+  check(launch_dependent(RunFeaturesKernel<ConflictDetection>, row_blocks, 32 * kRowWarps, stream, mask, s.labels,
+                         s.root_rank, s.row_offset, s.stats),
+        stage);
   mark(timer, stage, stream);
 }
 

@@ -5,6 +5,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "cuda_check.hpp"
+#include "dependent_launch.cuh"
 #include "label_optimized_uf.cuh"
 #include "stage_timer.cuh"
 #include "union_find.cuh"
@@ -61,6 +62,7 @@ struct InRange {
 __global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t first, std::uint32_t end, const FrameCounts* counts,
                                                         std::uint32_t max_objects, const std::uint32_t* kept,
                                                         const std::uint32_t* order, ComponentStats stats, Component* out) {
+  wait_for_previous_kernel();
   const std::uint32_t j = first + blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= end || j >= min(counts->n_in_range, max_objects)) return;
   const std::uint32_t rank = kept ? kept[j] : j;
@@ -117,9 +119,9 @@ int key_bits(std::size_t max_area) {
 void gather(Scratch& s, const Options& options, std::uint32_t first, std::uint32_t end, const std::uint32_t* kept,
             const std::uint32_t* order, cudaStream_t stream, StageTimer* timer) {
   if (end <= first) return;
-  GatherKernel<<<blocks_for(end - first), kThreads, 0, stream>>>(first, end, s.counts, options.max_objects, kept, order,
-                                                                s.stats, s.out);
-  check_launch("GatherKernel");
+  check(launch_dependent(GatherKernel, blocks_for(end - first), kThreads, stream, first, end, s.counts,
+                         options.max_objects, kept, order, s.stats, s.out),
+        "GatherKernel");
   mark(timer, "GatherKernel", stream);
 }
 

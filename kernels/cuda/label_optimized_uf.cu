@@ -1,6 +1,7 @@
 #include "label_optimized_uf.cuh"
 
 #include "cuda_check.hpp"
+#include "dependent_launch.cuh"
 #include "stage_timer.cuh"
 #include "union_find.cuh"
 
@@ -116,6 +117,7 @@ __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mas
 template <int Connectivity>
 __global__ void __launch_bounds__(kBoundaryThreads)
     BoundaryUnionKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t n_top, std::uint32_t n_total) {
+  wait_for_previous_kernel();
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n_total) return;
   const int w = mask.width, h = mask.height;
@@ -162,9 +164,9 @@ void label(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, S
   const std::uint32_t n_top = (tiles.y - 1) * std::uint32_t(mask.width);
   const std::uint32_t n_total = n_top + (tiles.x - 1) * std::uint32_t(mask.height);
   if (n_total > 0) {
-    BoundaryUnionKernel<Connectivity><<<(n_total + kBoundaryThreads - 1) / kBoundaryThreads, kBoundaryThreads, 0, stream>>>(
-        mask, labels, n_top, n_total);
-    check_launch("BoundaryUnionKernel");
+    check(launch_dependent(BoundaryUnionKernel<Connectivity>, (n_total + kBoundaryThreads - 1) / kBoundaryThreads,
+                           kBoundaryThreads, stream, mask, labels, n_top, n_total),
+          "BoundaryUnionKernel");
   }
   mark(timer, "BoundaryUnionKernel", stream);
 }
