@@ -41,20 +41,16 @@
 #include "ccl_roi_metas.h"
 #include "core_stages.hpp"
 #include "frames.hpp"
+#include "percentile.hpp"
 #include "gstcclresult.h"
 
 namespace {
 
+using bench::percentile;
 using Clock = std::chrono::steady_clock;
 constexpr int kThreshold = 128;
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, std::size_t(p * (v.size() - 1) + 0.5))];
-}
 
 // Random g=16 blocks at 30 % density: foreground 255, background 0 (frames::random, MT19937).
 std::vector<frames::Frame> blob_frames(int w, int h, int n) {

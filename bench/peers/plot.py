@@ -178,6 +178,12 @@ def plots(rows, bandwidth, element, latency, out_dir):
     style = {"ours-device": ("C0", "o", "-"), "ours-run": ("C0", "s", "--"), "npp": ("C2", "^", "-"), "npp-info": ("C2", "x", "--"),
              "cupy": ("C1", "v", "-"), "opencv": ("C3", "D", "-")}
     written = []
+
+    def save(fig, name):
+        fig.tight_layout()
+        fig.savefig(os.path.join(out_dir, name), dpi=90)
+        plt.close(fig)
+        written.append(name)
     for conn in (8, 4):
         sel = [r for r in rows if r["size"] == 8192 and r["conn"] == conn and r["g"] != "full"]
         if not sel:
@@ -198,11 +204,7 @@ def plots(rows, bandwidth, element, latency, out_dir):
         axes[0].set_ylabel("throughput (Gpix/s, log)")
         axes[0].legend(fontsize=7, loc="lower left")
         fig.suptitle(f"8192x8192, {conn}-connectivity: throughput against density (best of N per frame)")
-        fig.tight_layout()
-        name = f"density-8192-conn{conn}.png"
-        fig.savefig(os.path.join(out_dir, name), dpi=90)
-        plt.close(fig)
-        written.append(name)
+        save(fig, f"density-8192-conn{conn}.png")
 
     for conn in (8, 4):
         sel = [r for r in rows if r["size"] == 8192 and r["conn"] == conn and r["g"] != "full"]
@@ -223,11 +225,7 @@ def plots(rows, bandwidth, element, latency, out_dir):
             axes[row][0].set_ylabel("device work (Gpix/s, log)")
             axes[row][0].legend(fontsize=7, loc="lower left")
         fig.suptitle(f"8192x8192, {conn}-connectivity: the seed algorithms against density (H100 device work)")
-        fig.tight_layout()
-        name = f"variants-8192-conn{conn}.png"
-        fig.savefig(os.path.join(out_dir, name), dpi=90)
-        plt.close(fig)
-        written.append(name)
+        save(fig, f"variants-8192-conn{conn}.png")
 
     sizes = sorted({r["size"] for r in rows if r["conn"] == 8})
     if sizes:
@@ -256,10 +254,7 @@ def plots(rows, bandwidth, element, latency, out_dir):
         axes[0].set_ylabel("throughput (Gpix/s, log)")
         axes[0].legend(fontsize=7, loc="upper left")
         fig.suptitle("Throughput against image size, 8-connectivity")
-        fig.tight_layout()
-        fig.savefig(os.path.join(out_dir, "size-sweep.png"), dpi=90)
-        plt.close(fig)
-        written.append("size-sweep.png")
+        save(fig, "size-sweep.png")
 
     if latency:
         # Distribution of per-frame latency: each case's percentiles, with and without ROI metas.
@@ -280,10 +275,7 @@ def plots(rows, bandwidth, element, latency, out_dir):
         axes[0][0].set_ylabel("per-frame latency (us, log)")
         axes[0][0].legend(fontsize=7)
         fig.suptitle("cudaccl per-frame latency: percentiles over every timed frame (NV12 CUDA memory, GstHarness)")
-        fig.tight_layout()
-        fig.savefig(os.path.join(out_dir, "element-latency.png"), dpi=90)
-        plt.close(fig)
-        written.append("element-latency.png")
+        save(fig, "element-latency.png")
     return written
 
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ccl_roi_metas.h"
+#include "percentile.hpp"
 
 namespace {
 
@@ -28,11 +29,7 @@ double us_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::micro>(b - a).count();
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+double median(const std::vector<double>& v) { return bench::percentile(v, 0.5); }
 
 // A queue of at most 8 buffers and the thread that drops them, like GstQueue before a sink.
 class DroppingThread {

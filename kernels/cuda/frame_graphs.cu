@@ -94,8 +94,8 @@ FrameGraphs::Entry* FrameGraphs::store(const FrameGraphKey& key, cudaGraph_t gra
     const auto oldest = std::min_element(entries_.begin(), entries_.end(),
                                          [](const Entry& a, const Entry& b) { return a.last_use < b.last_use; });
     // Same operations with other arguments: updating keeps the instantiation cost off this frame.
-    cudaGraphExecUpdateResultInfo info{};
     if (same_operations(oldest->key, key)) {
+      cudaGraphExecUpdateResultInfo info{};
       if (cudaGraphExecUpdate(oldest->exec, graph, &info) == cudaSuccess) {
         oldest->key = key;
         return &*oldest;

@@ -79,6 +79,21 @@ inline frames::Frame sweep_frame(Size size, int density_percent, int g, std::uin
   return frames::random(size.w, size.h, density_percent, g, seed, pads[seed % 4], seed % 3 == 0);
 }
 
+// The sweeps: check(frame, seed) on every size x g x density (0..100 % in density_step steps), one
+// seed each (advanced before each frame, so consecutive sweeps continue the sequence); stops at the
+// first failure, as the first difference says enough.
+template <typename Check>
+void for_each_sweep_frame(const Size* sizes, std::size_t n_sizes, const int* gs, std::size_t n_gs, int density_step,
+                          std::uint32_t& seed, Check&& check) {
+  for (std::size_t s = 0; s < n_sizes; ++s)
+    for (std::size_t gi = 0; gi < n_gs; ++gi)
+      for (int d = 0; d <= 100; d += density_step) {
+        ++seed;
+        check(sweep_frame(sizes[s], d, gs[gi], seed), seed);
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
 enum class Upload { Device, Host };
 
 // A stream of its own, blocking like the element's (CU_STREAM_DEFAULT): frames run on it as CUDA

@@ -31,16 +31,11 @@ void sweep(int connectivity, const Size* sizes, std::size_t n_sizes, const int* 
            int density_step) {
   std::mt19937 rng(4321 + connectivity);
   std::uint32_t seed = 7000;
-  for (std::size_t s = 0; s < n_sizes; ++s)
-    for (std::size_t gi = 0; gi < n_gs; ++gi)
-      for (int d = 0; d <= 100; d += density_step) {
-        ++seed;
-        const bool gray = seed % 3 == 0;
-        const frames::Frame f = gpu_test::sweep_frame(sizes[s], d, gs[gi], seed);
-        const auto upload = seed % 10 == 0 ? gpu_test::Upload::Host : gpu_test::Upload::Device;
-        agree_all(f, random_options(rng, connectivity, gray), true, upload);
-        if (::testing::Test::HasFailure()) return;  // the first difference says enough
-      }
+  gpu_test::for_each_sweep_frame(sizes, n_sizes, gs, n_gs, density_step, seed,
+                                 [&](const frames::Frame& f, std::uint32_t s) {
+                                   const auto upload = s % 10 == 0 ? gpu_test::Upload::Host : gpu_test::Upload::Device;
+                                   agree_all(f, random_options(rng, connectivity, s % 3 == 0), true, upload);
+                                 });
 }
 
 TEST(Analyses, RandomSweep) {

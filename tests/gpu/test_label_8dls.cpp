@@ -23,18 +23,15 @@ void random_sweep(const Size* sizes, std::size_t n_sizes, int density_step, cons
   std::mt19937 rng(8008);
   std::uint32_t seed = 5000;
   for (ccl::Algorithm algorithm : kAlgorithms)
-    for (int connectivity : {4, 8})
-      for (std::size_t s = 0; s < n_sizes; ++s)
-        for (std::size_t gi = 0; gi < n_gs; ++gi)
-          for (int d = 0; d <= 100; d += density_step) {
-            ++seed;
-            const bool gray = seed % 3 == 0;
-            const frames::Frame f = gpu_test::sweep_frame(sizes[s], d, gs[gi], seed);
-            ccl::Options o = gpu_test::random_options(rng, connectivity, gray);
-            o.algorithm = algorithm;
-            harness().expect_agree(f, o, true);
-            if (::testing::Test::HasFailure()) return;  // the first difference says enough
-          }
+    for (int connectivity : {4, 8}) {
+      gpu_test::for_each_sweep_frame(sizes, n_sizes, gs, n_gs, density_step, seed,
+                                     [&](const frames::Frame& f, std::uint32_t s) {
+                                       ccl::Options o = gpu_test::random_options(rng, connectivity, s % 3 == 0);
+                                       o.algorithm = algorithm;
+                                       harness().expect_agree(f, o, true);
+                                     });
+      if (::testing::Test::HasFailure()) return;
+    }
 }
 
 void all_shapes(const Size* sizes, std::size_t n_sizes) {

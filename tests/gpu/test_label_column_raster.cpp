@@ -18,19 +18,16 @@ void sweep(ccl::Algorithm algorithm, const Size* sizes, std::size_t n_sizes, con
            int density_step) {
   std::mt19937 rng(4321 + int(algorithm));
   std::uint32_t seed = 500;
-  for (int connectivity : {4, 8})
-    for (std::size_t s = 0; s < n_sizes; ++s)
-      for (std::size_t gi = 0; gi < n_gs; ++gi)
-        for (int d = 0; d <= 100; d += density_step) {
-          ++seed;
-          const bool gray = seed % 3 == 0;
-          const frames::Frame f = gpu_test::sweep_frame(sizes[s], d, gs[gi], seed);
-          ccl::Options o = gpu_test::random_options(rng, connectivity, gray);
-          o.algorithm = algorithm;
-          SCOPED_TRACE(std::string("algorithm=") + ccl::to_string(algorithm));
-          harness().expect_agree(f, o, true);
-          if (::testing::Test::HasFailure()) return;  // the first difference says enough
-        }
+  SCOPED_TRACE(std::string("algorithm=") + ccl::to_string(algorithm));
+  for (int connectivity : {4, 8}) {
+    gpu_test::for_each_sweep_frame(sizes, n_sizes, gs, n_gs, density_step, seed,
+                                   [&](const frames::Frame& f, std::uint32_t s) {
+                                     ccl::Options o = gpu_test::random_options(rng, connectivity, s % 3 == 0);
+                                     o.algorithm = algorithm;
+                                     harness().expect_agree(f, o, true);
+                                   });
+    if (::testing::Test::HasFailure()) return;
+  }
 }
 
 void shapes(ccl::Algorithm algorithm, const Size* sizes, std::size_t n_sizes) {

@@ -1,7 +1,9 @@
 // The protocol's random frames (density 0..100 % in 5 % steps, g = 1..16) at sizes around the
 // 128x64 tile (and the old 32x32 one), with padded strides, gray levels and thresholds, both orders, area filters and
 // max_objects; CUDA == CPU == oracle, label map included.
+#include <numeric>
 #include <random>
+#include <vector>
 
 #include "gpu_harness.hpp"
 
@@ -20,16 +22,13 @@ const Size kQuickSizes[] = {{1, 40}, {33, 33}, {65, 31}, {45, 70}, {130, 66}};
 void sweep(int connectivity, int density_step, int max_g, const Size* sizes, std::size_t n_sizes) {
   std::mt19937 rng(1234 + connectivity);
   std::uint32_t seed = 0;
-  for (std::size_t s = 0; s < n_sizes; ++s)
-    for (int g = 1; g <= max_g; ++g)
-      for (int d = 0; d <= 100; d += density_step) {
-        ++seed;
-        const bool gray = seed % 3 == 0;
-        const frames::Frame f = gpu_test::sweep_frame(sizes[s], d, g, seed);
-        const auto upload = seed % 10 == 0 ? gpu_test::Upload::Host : gpu_test::Upload::Device;
-        harness().expect_agree(f, random_options(rng, connectivity, gray), true, upload);
-        if (::testing::Test::HasFailure()) return;  // the first difference says enough
-      }
+  std::vector<int> gs(static_cast<std::size_t>(max_g));
+  std::iota(gs.begin(), gs.end(), 1);
+  gpu_test::for_each_sweep_frame(sizes, n_sizes, gs.data(), gs.size(), density_step, seed,
+                                 [&](const frames::Frame& f, std::uint32_t s) {
+                                   const auto upload = s % 10 == 0 ? gpu_test::Upload::Host : gpu_test::Upload::Device;
+                                   harness().expect_agree(f, random_options(rng, connectivity, s % 3 == 0), true, upload);
+                                 });
 }
 
 TEST(Random, Sweep4) {
