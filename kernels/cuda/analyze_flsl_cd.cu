@@ -2,10 +2,9 @@
 
 #include <algorithm>
 
-#include <cub/block/block_scan.cuh>
-
 #include "cuda_check.hpp"
 #include "dependent_launch.cuh"
+#include "row_block_scan.cuh"
 #include "row_runs.cuh"
 #include "stage_timer.cuh"
 #include "union_find.cuh"
@@ -14,66 +13,66 @@ namespace ccl::cuda {
 namespace {
 
 constexpr int kRowWarps = 8;  // rows per block in the run kernels, one warp each
-constexpr int kRankBlocks = 256, kRankThreads = 256;
 
 // The link step, once per run instead of once per pixel: the run's start pixel is pointed at its
 // root, and a run that starts at its root (the component's first pixel) gets its rank among the
-// roots of the row.
+// roots of the row. The blocks add up their roots in the same launch (row_block_scan.cuh), which
+// numbers the components in raster order: each block readies the statistics of its own components
+// and writes its rows' offsets, and the last block the counts the host reads back.
 __global__ void __launch_bounds__(32 * kRowWarps)
-    RunRootsKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank, std::uint32_t* row_roots) {
+    LinkRankRootsKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank, std::uint32_t* row_offset,
+                        RowBlockScan scan, ComponentStats stats, FrameCounts* counts) {
   wait_for_previous_kernel();
   __shared__ RunRing rings[kRowWarps];
+  __shared__ std::uint32_t row_roots[kRowWarps];
+  __shared__ unsigned block;
+  __shared__ std::uint32_t first_id, block_roots;
+  if (threadIdx.x == 0) block = take_block_ticket(scan);
+  __syncthreads();
   const int warp = threadIdx.x / 32, lane = lane_id();
-  const int y = blockIdx.x * kRowWarps + warp;
-  if (y >= mask.height) return;
+  const int y = int(block) * kRowWarps + warp;
   const unsigned below = lanes_below(lane);
   std::uint32_t n_roots = 0;
-  for_each_run_batch(mask, y, rings[warp], [&](bool valid, std::uint32_t start, std::uint32_t) {
-    const std::uint32_t p = mask.index(int(start), y);
-    bool is_root = false;
-    if (valid) {
-      const std::uint32_t parent = labels[p];
-      const std::uint32_t root = parent == p ? p : find_root(labels, parent);
-      if (root != parent) labels[p] = root;
-      is_root = root == p;
-    }
-    const unsigned roots = __ballot_sync(kFullWarp, is_root);
-    if (is_root) root_rank[p] = n_roots + __popc(roots & below);
-    n_roots += __popc(roots);
-  });
-  if (lane == 0) row_roots[y] = n_roots;
-}
+  if (y < mask.height) {
+    for_each_run_batch(mask, y, rings[warp], [&](bool valid, std::uint32_t start, std::uint32_t) {
+      const std::uint32_t p = mask.index(int(start), y);
+      bool is_root = false;
+      if (valid) {
+        const std::uint32_t parent = labels[p];
+        const std::uint32_t root = parent == p ? p : find_root(labels, parent);
+        if (root != parent) labels[p] = root;
+        is_root = root == p;
+      }
+      const unsigned roots = __ballot_sync(kFullWarp, is_root);
+      if (is_root) root_rank[p] = n_roots + __popc(roots & below);
+      n_roots += __popc(roots);
+    });
+  }
+  if (lane == 0) row_roots[warp] = n_roots;
+  __syncthreads();
 
-// Numbers the components and readies their statistics, in one launch instead of a scan, a fill
-// and a memset: every block adds up the roots of all rows (n, the same in each block) and starts
-// the statistics of its share of 0..n-1; block 0 also writes the exclusive prefix sum of the roots
-// per row (each thread a contiguous run of rows) and the counts the host reads back.
-__global__ void __launch_bounds__(kRankThreads)
-    RankRootsInitStatsKernel(int height, const std::uint32_t* row_roots, std::uint32_t* row_offset, ComponentStats stats,
-                             FrameCounts* counts) {
-  wait_for_previous_kernel();
-  using Scan = cub::BlockScan<std::uint32_t, kRankThreads>;
-  __shared__ typename Scan::TempStorage scan_storage;
-  const bool ranks = blockIdx.x == 0;
-  const int rows_per_thread = (height + kRankThreads - 1) / kRankThreads;
-  const int first = ranks ? min(height, int(threadIdx.x) * rows_per_thread) : int(threadIdx.x);
-  const int last = ranks ? min(height, first + rows_per_thread) : height;
-  const int step = ranks ? 1 : kRankThreads;  // the other blocks read coalesced
-  std::uint32_t roots = 0;
-  for (int y = first; y < last; y += step) roots += row_roots[y];
-  std::uint32_t offset = 0, n = 0;
-  Scan(scan_storage).ExclusiveSum(roots, offset, n);
-  if (ranks) {
-    for (int y = first; y < last; ++y) {
-      row_offset[y] = offset;
-      offset += row_roots[y];
+  if (warp == 0) {
+    const std::uint32_t mine = lane < kRowWarps ? row_roots[lane] : 0u;
+    std::uint32_t inclusive = mine;
+    for (int d = 1; d < kRowWarps; d *= 2) {
+      const std::uint32_t v = __shfl_up_sync(kFullWarp, inclusive, d);
+      if (lane >= d) inclusive += v;
     }
-    if (threadIdx.x == 0) {
-      row_offset[height] = n;
-      *counts = FrameCounts{n, n};  // CountInRangeKernel takes out the filtered ones
+    const std::uint32_t total = __shfl_sync(kFullWarp, inclusive, kRowWarps - 1);
+    const std::uint32_t before = exclusive_block_prefix(scan, block, gridDim.x, total);
+    const int row = int(block) * kRowWarps + lane;
+    if (lane < kRowWarps && row < mask.height) row_offset[row] = before + inclusive - mine;
+    if (lane == 0) {
+      first_id = before;
+      block_roots = total;
+      if (block == gridDim.x - 1) {
+        row_offset[mask.height] = before + total;
+        *counts = FrameCounts{before + total, before + total};  // CountInRangeKernel takes out the filtered ones
+      }
     }
   }
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+  __syncthreads();
+  for (std::uint32_t i = first_id + threadIdx.x; i < first_id + block_roots; i += blockDim.x) {
     stats.area[i] = 0;
     stats.left[i] = 0xffffffffu;
     stats.right[i] = 0;
@@ -142,7 +141,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
     const unsigned active = __ballot_sync(kFullWarp, valid);
     if (!valid) return;
     const std::uint32_t p = mask.index(int(start), y);
-    const std::uint32_t root = labels[p];  // RunRootsKernel linked every run start to its root
+    const std::uint32_t root = labels[p];  // LinkRankRootsKernel linked every run start to its root
     const std::uint32_t id = row_offset[root / std::uint32_t(mask.width)] + root_rank[root];
     if (root == p) stats.top[id] = std::uint32_t(y);  // only the root's run knows the first row
     const std::uint32_t length = end - start;
@@ -162,16 +161,10 @@ __global__ void __launch_bounds__(32 * kRowWarps)
 
 void link_and_rank_roots(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
   const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
-  check(launch_dependent(RunRootsKernel, row_blocks, 32 * kRowWarps, stream, mask, s.labels, s.root_rank, s.row_roots),
-        "RunRootsKernel");
-  mark(timer, "RunRootsKernel", stream);
-
-  const std::size_t most_components = (std::size_t(mask.width) * mask.height + 1) / 2;
-  const unsigned rank_blocks = unsigned(std::min<std::size_t>(kRankBlocks, (most_components + kRankThreads - 1) / kRankThreads));
-  check(launch_dependent(RankRootsInitStatsKernel, rank_blocks, kRankThreads, stream, mask.height, s.row_roots,
-                         s.row_offset, s.stats, s.counts),
-        "RankRootsInitStatsKernel");
-  mark(timer, "RankRootsInitStatsKernel", stream);
+  check(launch_dependent(LinkRankRootsKernel, row_blocks, 32 * kRowWarps, stream, mask, s.labels, s.root_rank,
+                         s.row_offset, s.row_block_scan, s.stats, s.counts),
+        "LinkRankRootsKernel");
+  mark(timer, "LinkRankRootsKernel", stream);
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "compact.cuh"
 
+#include <algorithm>
+
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -21,7 +23,7 @@ bool filters_area(const Options& o) { return o.min_area > 0 || o.max_area != kUn
 
 unsigned blocks_for(std::size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 
-// n_in_range starts at n (RankRootsInitStatsKernel), so counting the ones outside needs no memset.
+// n_in_range starts at n (LinkRankRootsKernel), so counting the ones outside needs no memset.
 __global__ void __launch_bounds__(kThreads) CountInRangeKernel(const std::uint32_t* n_components, const std::uint32_t* area,
                                                               std::uint32_t min_area, std::uint32_t max_area,
                                                               FrameCounts* counts) {
@@ -58,25 +60,41 @@ struct InRange {
 
 // The j-th kept component for j in first..end-1, if the frame keeps that many (n_out, known on the
 // device only): `kept` (null = no filter) gives its position in the chosen order, `order` (null =
-// raster) the component at that position; its label is the position + 1.
+// raster) the component at that position; its label is the position + 1. Written straight into
+// the host's pinned list, with the counts, so no copy follows: each block stages its components in
+// shared memory and stores them as contiguous 8-byte words, since a store to host memory costs a
+// bus write however few of its bytes it carries.
 __global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t first, std::uint32_t end, const FrameCounts* counts,
                                                         std::uint32_t max_objects, const std::uint32_t* kept,
-                                                        const std::uint32_t* order, ComponentStats stats, Component* out) {
+                                                        const std::uint32_t* order, ComponentStats stats, HostResults out) {
+  static_assert(sizeof(Component) % 8 == 0 && alignof(Component) == 8, "components are copied as 8-byte words");
+  __shared__ Component staged[kThreads];
   wait_for_previous_kernel();
-  const std::uint32_t j = first + blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= end || j >= min(counts->n_in_range, max_objects)) return;
-  const std::uint32_t rank = kept ? kept[j] : j;
-  const std::uint32_t id = order ? order[rank] : rank;
-  Component c;
-  c.label = rank + 1;
-  c.area = stats.area[id];
-  c.x = std::int32_t(stats.left[id]);
-  c.y = std::int32_t(stats.top[id]);
-  c.width = std::int32_t(stats.right[id] - stats.left[id] + 1);
-  c.height = std::int32_t(stats.bottom[id] - stats.top[id] + 1);
-  c.centroid_x = double(stats.sum_x[id]) / double(c.area);
-  c.centroid_y = double(stats.sum_y[id]) / double(c.area);
-  out[j] = c;
+  const FrameCounts frame = *counts;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *out.counts = frame;
+  const std::uint32_t block_first = first + blockIdx.x * blockDim.x;
+  const std::uint32_t block_end = min(min(end, min(frame.n_in_range, max_objects)), block_first + blockDim.x);
+  if (block_first >= block_end) return;  // the whole block
+  const std::uint32_t j = block_first + threadIdx.x;
+  if (j < block_end) {
+    const std::uint32_t rank = kept ? kept[j] : j;
+    const std::uint32_t id = order ? order[rank] : rank;
+    Component c;
+    c.label = rank + 1;
+    c.area = stats.area[id];
+    c.x = std::int32_t(stats.left[id]);
+    c.y = std::int32_t(stats.top[id]);
+    c.width = std::int32_t(stats.right[id] - stats.left[id] + 1);
+    c.height = std::int32_t(stats.bottom[id] - stats.top[id] + 1);
+    c.centroid_x = double(stats.sum_x[id]) / double(c.area);
+    c.centroid_y = double(stats.sum_y[id]) / double(c.area);
+    staged[threadIdx.x] = c;
+  }
+  __syncthreads();
+  constexpr std::uint32_t kWords = sizeof(Component) / 8;
+  const auto* from = reinterpret_cast<const unsigned long long*>(staged);
+  auto* to = reinterpret_cast<unsigned long long*>(out.components + block_first);
+  for (std::uint32_t i = threadIdx.x; i < (block_end - block_first) * kWords; i += blockDim.x) to[i] = from[i];
 }
 
 // Label map: 0 for background, else the component's label in the chosen order. Labeling left a
@@ -116,11 +134,11 @@ int key_bits(std::size_t max_area) {
   return bits;
 }
 
+// Always one block at least: it hands the host the counts.
 void gather(Scratch& s, const Options& options, std::uint32_t first, std::uint32_t end, const std::uint32_t* kept,
-            const std::uint32_t* order, cudaStream_t stream, StageTimer* timer) {
-  if (end <= first) return;
-  check(launch_dependent(GatherKernel, blocks_for(end - first), kThreads, stream, first, end, s.counts,
-                         options.max_objects, kept, order, s.stats, s.out),
+            const std::uint32_t* order, const HostResults& out, cudaStream_t stream, StageTimer* timer) {
+  check(launch_dependent(GatherKernel, std::max(1u, blocks_for(end > first ? end - first : 0)), kThreads, stream,
+                         first, end, s.counts, options.max_objects, kept, order, s.stats, out),
         "GatherKernel");
   mark(timer, "GatherKernel", stream);
 }
@@ -162,13 +180,15 @@ void count_in_range(Scratch& s, int height, const Options& options, cudaStream_t
 }
 
 void gather_in_raster_order(const DeviceMask& mask, Scratch& s, const Options& options, std::uint32_t first,
-                            std::uint32_t end, const LabelView* labels, cudaStream_t stream, StageTimer* timer) {
-  gather(s, options, first, end, nullptr, nullptr, stream, timer);
+                            std::uint32_t end, const HostResults& out, const LabelView* labels, cudaStream_t stream,
+                            StageTimer* timer) {
+  gather(s, options, first, end, nullptr, nullptr, out, stream, timer);
   if (labels) label_map(mask, s, nullptr, *labels, stream, timer);
 }
 
 void compact(const DeviceMask& mask, Scratch& s, const Options& options, const FrameCounts& counts,
-             std::uint32_t n_out, const LabelView* labels, cudaStream_t stream, StageTimer* timer) {
+             std::uint32_t n_out, const HostResults& out, const LabelView* labels, cudaStream_t stream,
+             StageTimer* timer) {
   const std::uint32_t n = counts.n_components;
   const bool by_area = options.order == Order::Area && n > 1;
   if (by_area) {
@@ -191,7 +211,7 @@ void compact(const DeviceMask& mask, Scratch& s, const Options& options, const F
     kept = s.ranks;
     mark(timer, "SelectInRange", stream);
   }
-  gather(s, options, 0, n_out, kept, order, stream, timer);
+  gather(s, options, 0, n_out, kept, order, out, stream, timer);
 
   if (labels) {
     std::uint32_t* final_label = nullptr;

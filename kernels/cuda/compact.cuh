@@ -1,6 +1,6 @@
 // Compaction in the contract's order: components ranked by their first pixel (raster order), or
 // sorted by area (stable, so ties stay in raster order), numbered before filtering, then the
-// area filter and max_objects, gathered into a dense list for one copy to the host.
+// area filter and max_objects, gathered into a dense list written straight into pinned host memory.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,6 +16,13 @@ namespace ccl::cuda {
 
 class StageTimer;
 
+// Pinned host memory the gather writes into (the device reaches it through unified addressing):
+// the counts, and room for every component it is asked to gather.
+struct HostResults {
+  FrameCounts* counts;
+  Component* components;
+};
+
 // Whether the kept components follow from the counts alone (raster order, no area filter), so
 // they can be gathered before the host has read the counts.
 bool keeps_without_counts(const Options& options);
@@ -24,16 +31,18 @@ bool keeps_without_counts(const Options& options);
 // (nothing to do without an area filter).
 void count_in_range(Scratch& scratch, int height, const Options& options, cudaStream_t stream, StageTimer* timer);
 
-// Device only, when keeps_without_counts(options): writes the kept components first..end-1 to
-// scratch.out, as far as the frame keeps that many (the device knows how many), and the label map
-// when `labels` is given.
+// When keeps_without_counts(options): writes the counts and the kept components first..end-1 to
+// `out`, as far as the frame keeps that many (the device knows how many), and the label map when
+// `labels` is given. Queued only: `out` is complete once the stream is.
 void gather_in_raster_order(const DeviceMask& mask, Scratch& scratch, const Options& options, std::uint32_t first,
-                            std::uint32_t end, const LabelView* labels, cudaStream_t stream, StageTimer* timer);
+                            std::uint32_t end, const HostResults& out, const LabelView* labels, cudaStream_t stream,
+                            StageTimer* timer);
 
-// Once the host knows `counts`: writes the first `n_out` kept components to scratch.out, and the
-// label map when `labels` is given.
+// Once the host knows `counts`: writes the counts and the first `n_out` kept components to `out`,
+// and the label map when `labels` is given. Queued only, as above.
 void compact(const DeviceMask& mask, Scratch& scratch, const Options& options, const FrameCounts& counts,
-             std::uint32_t n_out, const LabelView* labels, cudaStream_t stream, StageTimer* timer);
+             std::uint32_t n_out, const HostResults& out, const LabelView* labels, cudaStream_t stream,
+             StageTimer* timer);
 
 // CUB temporary storage the compaction needs for up to `max_components` components.
 std::size_t compact_temp_bytes(std::size_t max_components);

@@ -127,11 +127,8 @@ void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays
     graphs_.clear();
     allocate_scratch(scratch_, std::max(pixels, scratch_.max_pixels), std::max(height, scratch_.max_height), segments,
                      size_text(width_asked, height_asked));
-    // A frame's guessed copy may read list slots it did not fill (the host ignores them): zeroed
-    // once here, so no copy ever reads memory that was never written.
-    const std::size_t guessed = std::min<std::size_t>(scratch_.max_components, kMostExpected);
-    check(cudaMemsetAsync(scratch_.counts, 0, sizeof(FrameCounts) + guessed * sizeof(Component), stream_),
-          "cudaMemsetAsync (component list)");
+    check(cudaMemsetAsync(scratch_.row_block_scan.state, 0, scan_state_bytes(scratch_), stream_),
+          "cudaMemsetAsync (ranking state)");
   } else if (segments > scratch_.segments_held) {
     graphs_.clear();
     allocate_segments(scratch_, segments, size_text(width_asked, height_asked));
@@ -181,12 +178,7 @@ void FramePipeline::grow_host_results(std::uint32_t n) {
   host_capacity_ = capacity;
 }
 
-// The counts and the first n kept components (contiguous on both sides) in one copy.
-void FramePipeline::copy_results(std::uint32_t n, const char* what, cudaStream_t stream) {
-  check(cudaMemcpyAsync(host_counts_, scratch_.counts, sizeof(FrameCounts) + std::size_t(n) * sizeof(Component),
-                        cudaMemcpyDeviceToHost, stream),
-        what);
-}
+HostResults FramePipeline::host_results() const { return HostResults{host_counts_, host_components_}; }
 
 void FramePipeline::label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer) {
   fit(image, options);  // host comparisons only once the scratch fits
@@ -201,15 +193,13 @@ void FramePipeline::queue_label_and_analyze(const ImageView& image, const Option
   analyze_frame(mask, options, scratch_, stream, timer);
 }
 
-// The frame's device work up to the first wait: labels, statistics, the first `gathered` kept
-// components and the counts copied to the host. Queued on `stream`, or recorded there for a graph.
+// The frame's device work up to the first wait: labels, statistics, and the counts with the first
+// `gathered` kept components written to the host. Queued on `stream`, or recorded there for a graph.
 void FramePipeline::queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered,
                                 const LabelView* labels, StageTimer* timer, cudaStream_t stream) {
   queue_label_and_analyze(image, options, timer, stream);
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
-  gather_in_raster_order(mask, scratch_, options, 0, gathered, labels, stream, timer);
-  copy_results(gathered, "cudaMemcpyAsync (counts and components)", stream);
-  mark(timer, "CopyToHost", stream);
+  gather_in_raster_order(mask, scratch_, options, 0, gathered, host_results(), labels, stream, timer);
 }
 
 void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
@@ -236,26 +226,25 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
-    if (n_out > expected) {  // more than guessed: gather the rest, copy the list again (the host list may grow)
+    if (n_out > expected) {  // more than guessed: gather the rest (the host list may grow, so all of it)
+      const bool moved = n_out > host_capacity_;
       grow_host_results(n_out);
-      gather_in_raster_order(mask, scratch_, options, expected, n_out, nullptr, stream_, timer);
-      copy_results(n_out, "cudaMemcpyAsync (counts and components)", stream_);
-      mark(timer, "CopyToHost", stream_);
+      gather_in_raster_order(mask, scratch_, options, moved ? 0 : expected, n_out, host_results(), nullptr, stream_,
+                             timer);
       check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     }
     expected_kept_ = next_expected(expected_kept_, n_out);
   } else {
     label_and_analyze(image, options, timer);
     count_in_range(scratch_, image.height, options, stream_, timer);
-    copy_results(0, "cudaMemcpyAsync (component counts)", stream_);
+    check(cudaMemcpyAsync(host_counts_, scratch_.counts, sizeof(FrameCounts), cudaMemcpyDeviceToHost, stream_),
+          "cudaMemcpyAsync (component counts)");
     if (while_device_works) while_device_works();
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (labeling and analysis)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
     grow_host_results(n_out);
-    compact(mask, scratch_, options, counts, n_out, labels, stream_, timer);
-    copy_results(n_out, "cudaMemcpyAsync (counts and components)", stream_);
-    mark(timer, "CopyToHost", stream_);
+    compact(mask, scratch_, options, counts, n_out, host_results(), labels, stream_, timer);
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (compaction)");
   }
 

@@ -1,6 +1,6 @@
-// One frame through the CUDA backend: label, analyze, count, compact, and copy the counts with the
-// kept components, waiting for the device once a frame where the order and the filters allow
-// (raster order, no area filter). CudaAnalyzer is this class behind the public header; the
+// One frame through the CUDA backend: label, analyze, count, and compact the kept components
+// straight into pinned host memory, waiting for the device once a frame where the order and the
+// filters allow (raster order, no area filter). CudaAnalyzer is this class behind the public header; the
 // benchmark drives it directly to time each stage.
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "ccl/types.hpp"
+#include "compact.cuh"
 #include "device_mask.cuh"
 #include "frame_graphs.cuh"
 #include "scratch.cuh"
@@ -60,7 +61,7 @@ class FramePipeline {
   void reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked, int height_asked);
   void reserve_upload(int width, int height);
   void grow_host_results(std::uint32_t n);
-  void copy_results(std::uint32_t n, const char* what, cudaStream_t stream);
+  HostResults host_results() const;  // where the gather writes: host_counts_ and host_components_
   // The kernels of label_and_analyze() on `stream`, without fit(): the scratch must fit already.
   void queue_label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer,
                                cudaStream_t stream);
@@ -69,7 +70,7 @@ class FramePipeline {
 
   cudaStream_t stream_;
   Scratch scratch_;
-  FrameCounts* host_counts_ = nullptr;  // pinned, one block with host_components_ as on the device
+  FrameCounts* host_counts_ = nullptr;  // pinned, one block with host_components_; the device writes both
   Component* host_components_ = nullptr;  // grown only when a frame keeps more
   std::size_t host_capacity_ = 0;
   std::uint32_t expected_kept_ = 0;  // components gathered and copied before the counts are known (0: none yet)

@@ -29,7 +29,6 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   const std::size_t components = s.max_components;
   s.labels = c.take<std::uint32_t>(pixels);
   s.root_rank = c.take<std::uint32_t>(pixels);
-  s.row_roots = c.take<std::uint32_t>(std::size_t(height));
   s.row_offset = c.take<std::uint32_t>(std::size_t(height) + 1);
   s.stats.area = c.take<std::uint32_t>(components);
   s.stats.left = c.take<std::uint32_t>(components);
@@ -43,9 +42,10 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.ranks = c.take<std::uint32_t>(components);
   s.n_selected = c.take<std::uint32_t>(1);
   s.label_changed = c.take<unsigned>(1);
-  char* results = c.take<char>(sizeof(FrameCounts) + components * sizeof(Component));
-  s.counts = reinterpret_cast<FrameCounts*>(results);
-  s.out = results ? reinterpret_cast<Component*>(results + sizeof(FrameCounts)) : nullptr;
+  char* scan = c.take<char>(scan_state_bytes(s));
+  s.row_block_scan.state = reinterpret_cast<RowBlockScanState*>(scan);
+  s.row_block_scan.status = scan ? reinterpret_cast<unsigned long long*>(scan + sizeof(RowBlockScanState)) : nullptr;
+  s.counts = c.take<FrameCounts>(1);
   s.cub_temp = c.take<char>(s.cub_temp_bytes);
 }
 
@@ -115,6 +115,12 @@ void allocate_segments(Scratch& s, SegmentArrays segments, const std::string& fr
   place_segments(grown, segments, frame);
   if (s.segment_arena) cudaFree(s.segment_arena);
   s = grown;
+}
+
+// At most one block per row; the state is padded so the status words stay 8-byte aligned.
+std::size_t scan_state_bytes(const Scratch& s) {
+  static_assert(sizeof(RowBlockScanState) % 8 == 0, "status words follow the state");
+  return sizeof(RowBlockScanState) + std::size_t(s.max_height) * sizeof(unsigned long long);
 }
 
 void free_scratch(Scratch& s) noexcept {

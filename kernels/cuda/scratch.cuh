@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ccl/types.hpp"
+#include "row_block_scan.cuh"
 
 namespace ccl::cuda {
 
@@ -31,8 +32,7 @@ struct ProvisionalFeatures {
   unsigned long long sum_x, sum_y;
 };
 
-// What the host reads back of a frame, right before the kept components (Scratch::out), so both
-// come back in one copy.
+// What the host reads back of a frame, right before the kept components in its pinned list.
 struct FrameCounts {
   std::uint32_t n_components;  // before filtering
   std::uint32_t n_in_range;    // with min_area <= area <= max_area
@@ -54,16 +54,15 @@ struct Scratch {
 
   std::uint32_t* labels = nullptr;      // union-find parent per pixel (width * height, dense)
   std::uint32_t* root_rank = nullptr;   // at each root pixel: its rank among the roots of its row
-  std::uint32_t* row_roots = nullptr;   // roots per row (height)
-  std::uint32_t* row_offset = nullptr;  // exclusive prefix sum of row_roots; [height] = n_components
+  std::uint32_t* row_offset = nullptr;  // components whose root is in an earlier row; [height] = n_components
+  RowBlockScan row_block_scan{};        // the ranking's state: zeroed once (scan_state_bytes), then clean after each frame
   ComponentStats stats{};
   std::uint32_t* order = nullptr;       // component (raster rank) at each position of the chosen order
   std::uint32_t* sort_keys = nullptr;   // sorted areas, then reused as the final label per component
   std::uint32_t* ranks = nullptr;       // 0..n-1 for the sort, then the ranks that pass the area filter
   std::uint32_t* n_selected = nullptr;
   unsigned* label_changed = nullptr;  // iterative labelings (8DLS): set by a pass that lowered a label
-  FrameCounts* counts = nullptr;
-  Component* out = nullptr;             // the kept components, in the chosen order, right after counts
+  FrameCounts* counts = nullptr;        // the kept components go straight to the host (compact.cuh)
   void* cub_temp = nullptr;
   std::size_t cub_temp_bytes = 0;
 
@@ -96,5 +95,7 @@ void allocate_scratch(Scratch& scratch, std::size_t pixels, int height, SegmentA
 void allocate_segments(Scratch& scratch, SegmentArrays segments, const std::string& frame);
 // Frees both allocations.
 void free_scratch(Scratch& scratch) noexcept;
+// Bytes of row_block_scan (state and status words, contiguous) to zero after allocate_scratch.
+std::size_t scan_state_bytes(const Scratch& scratch);
 
 }  // namespace ccl::cuda

@@ -1,0 +1,34 @@
+// The components are numbered in one launch (LinkRankRootsKernel): the row blocks add up their
+// roots by a decoupled look-back whose state each launch must leave clean for the next. These run
+// frames of very different heights on one fresh analyzer, so a frame follows one with more row
+// blocks (and their status words), blocks look back past 32 predecessors (one warp's window), and
+// blocks ready thousands of components each. CUDA == CPU == oracle, label maps included.
+#include "gpu_harness.hpp"
+
+namespace {
+
+TEST(Ranking, HeightsChangeOnOneAnalyzer) {
+  gpu_test::Harness h;
+  const gpu_test::Size sizes[] = {{64, 2000}, {300, 9}, {17, 1}, {1, 4100}, {33, 777}, {5, 8}, {1000, 997}, {2, 263}};
+  std::uint32_t seed = 900;
+  for (int round = 0; round < 3; ++round)
+    for (const gpu_test::Size& s : sizes)
+      for (int connectivity : {4, 8}) {
+        ccl::Options o;
+        o.connectivity = connectivity;
+        h.expect_agree(frames::random(s.w, s.h, 20 + 25 * round, 1 + round, seed++), o, true);
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
+TEST(Ranking, ThousandsOfComponentsPerBlock) {
+  gpu_test::Harness h;
+  ccl::Options four;
+  four.connectivity = 4;
+  h.expect_agree(frames::checkerboard(4001, 37), four, true);  // 8 rows a block: ~16,000 components each
+  h.expect_agree(frames::checkerboard(3, 2001), four, true);
+  h.expect_agree(frames::lines(2001, 777, false), ccl::Options{}, true);
+  h.expect_agree(frames::checkerboard(4001, 37), four, true);  // again, on the state the others left
+}
+
+}  // namespace
