@@ -60,18 +60,17 @@ struct InRange {
 
 // The j-th kept component for j in first..end-1, if the frame keeps that many (n_out, known on the
 // device only): `kept` (null = no filter) gives its position in the chosen order, `order` (null =
-// raster) the component at that position; its label is the position + 1. Written straight into
-// the host's pinned list, with the counts, so no copy follows: each block stages its components in
-// shared memory and stores them as contiguous 8-byte words, since a store to host memory costs a
-// bus write however few of its bytes it carries.
+// raster) the component at that position; its label is the position + 1. Each block stages its
+// components in shared memory and stores them as contiguous 8-byte words: into host memory a
+// store costs a bus write however few of its bytes it carries.
 __global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t first, std::uint32_t end, const FrameCounts* counts,
                                                         std::uint32_t max_objects, const std::uint32_t* kept,
-                                                        const std::uint32_t* order, ComponentStats stats, HostResults out) {
+                                                        const std::uint32_t* order, ComponentStats stats, ComponentList out) {
   static_assert(sizeof(Component) % 8 == 0 && alignof(Component) == 8, "components are copied as 8-byte words");
   __shared__ Component staged[kThreads];
   wait_for_previous_kernel();
   const FrameCounts frame = *counts;
-  if (blockIdx.x == 0 && threadIdx.x == 0) *out.counts = frame;
+  if (out.counts && blockIdx.x == 0 && threadIdx.x == 0) *out.counts = frame;
   const std::uint32_t block_first = first + blockIdx.x * blockDim.x;
   const std::uint32_t block_end = min(min(end, min(frame.n_in_range, max_objects)), block_first + blockDim.x);
   if (block_first >= block_end) return;  // the whole block
@@ -134,9 +133,9 @@ int key_bits(std::size_t max_area) {
   return bits;
 }
 
-// Always one block at least: it hands the host the counts.
+// Always one block at least: it writes the counts.
 void gather(Scratch& s, const Options& options, std::uint32_t first, std::uint32_t end, const std::uint32_t* kept,
-            const std::uint32_t* order, const HostResults& out, cudaStream_t stream, StageTimer* timer) {
+            const std::uint32_t* order, const ComponentList& out, cudaStream_t stream, StageTimer* timer) {
   check(launch_dependent(GatherKernel, std::max(1u, blocks_for(end > first ? end - first : 0)), kThreads, stream,
                          first, end, s.counts, options.max_objects, kept, order, s.stats, out),
         "GatherKernel");
@@ -180,14 +179,14 @@ void count_in_range(Scratch& s, int height, const Options& options, cudaStream_t
 }
 
 void gather_in_raster_order(const DeviceMask& mask, Scratch& s, const Options& options, std::uint32_t first,
-                            std::uint32_t end, const HostResults& out, const LabelView* labels, cudaStream_t stream,
+                            std::uint32_t end, const ComponentList& out, const LabelView* labels, cudaStream_t stream,
                             StageTimer* timer) {
   gather(s, options, first, end, nullptr, nullptr, out, stream, timer);
   if (labels) label_map(mask, s, nullptr, *labels, stream, timer);
 }
 
 void compact(const DeviceMask& mask, Scratch& s, const Options& options, const FrameCounts& counts,
-             std::uint32_t n_out, const HostResults& out, const LabelView* labels, cudaStream_t stream,
+             std::uint32_t n_out, const ComponentList& out, const LabelView* labels, cudaStream_t stream,
              StageTimer* timer) {
   const std::uint32_t n = counts.n_components;
   const bool by_area = options.order == Order::Area && n > 1;

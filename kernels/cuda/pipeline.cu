@@ -178,7 +178,12 @@ void FramePipeline::grow_host_results(std::uint32_t n) {
   host_capacity_ = capacity;
 }
 
-HostResults FramePipeline::host_results() const { return HostResults{host_counts_, host_components_}; }
+void FramePipeline::copy_components(std::uint32_t first, std::uint32_t end) {
+  if (end <= first) return;
+  check(cudaMemcpyAsync(host_components_ + first, scratch_.out + first, std::size_t(end - first) * sizeof(Component),
+                        cudaMemcpyDeviceToHost, stream_),
+        "cudaMemcpyAsync (components)");
+}
 
 void FramePipeline::label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer) {
   fit(image, options);  // host comparisons only once the scratch fits
@@ -194,12 +199,12 @@ void FramePipeline::queue_label_and_analyze(const ImageView& image, const Option
 }
 
 // The frame's device work up to the first wait: labels, statistics, and the counts with the first
-// `gathered` kept components written to the host. Queued on `stream`, or recorded there for a graph.
+// `gathered` kept components written into the host list. Queued on `stream`, or recorded there for a graph.
 void FramePipeline::queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered,
                                 const LabelView* labels, StageTimer* timer, cudaStream_t stream) {
   queue_label_and_analyze(image, options, timer, stream);
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
-  gather_in_raster_order(mask, scratch_, options, 0, gathered, host_results(), labels, stream, timer);
+  gather_in_raster_order(mask, scratch_, options, 0, gathered, host_list(), labels, stream, timer);
 }
 
 void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
@@ -213,7 +218,7 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
   FrameCounts counts;
   std::uint32_t n_out = 0;
   if (keeps_without_counts(options)) {
-    // Gathered and copied on the last frame's count before this one's is known: one wait, not two.
+    // Gathered into the host list on the last frame's count, before this one's is known: one wait, not two.
     fit(image, options);  // allocations first: none may happen while a graph is captured
     const std::uint32_t guess = expected_kept_ ? expected_kept_ : kFirstExpected;
     const auto expected = std::uint32_t(std::min<std::size_t>({guess, options.max_objects, scratch_.max_components}));
@@ -226,11 +231,13 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
-    if (n_out > expected) {  // more than guessed: gather the rest (the host list may grow, so all of it)
-      const bool moved = n_out > host_capacity_;
+    if (n_out > expected) {  // more than guessed: the rest through the device list (all of it if the host list moves)
+      const std::uint32_t from = n_out > host_capacity_ ? 0 : expected;
       grow_host_results(n_out);
-      gather_in_raster_order(mask, scratch_, options, moved ? 0 : expected, n_out, host_results(), nullptr, stream_,
-                             timer);
+      gather_in_raster_order(mask, scratch_, options, from, n_out, ComponentList{nullptr, scratch_.out}, nullptr,
+                             stream_, timer);
+      copy_components(from, n_out);
+      mark(timer, "CopyToHost", stream_);
       check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     }
     expected_kept_ = next_expected(expected_kept_, n_out);
@@ -244,7 +251,9 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
     grow_host_results(n_out);
-    compact(mask, scratch_, options, counts, n_out, host_results(), labels, stream_, timer);
+    compact(mask, scratch_, options, counts, n_out, ComponentList{nullptr, scratch_.out}, labels, stream_, timer);
+    copy_components(0, n_out);
+    mark(timer, "CopyToHost", stream_);
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (compaction)");
   }
 

@@ -1,6 +1,6 @@
 // One frame through the CUDA backend: label, analyze, count, and compact the kept components
-// straight into pinned host memory, waiting for the device once a frame where the order and the
-// filters allow (raster order, no area filter). CudaAnalyzer is this class behind the public header; the
+// (straight into pinned host memory when few), waiting for the device once a frame where the order
+// and the filters allow (raster order, no area filter). CudaAnalyzer is this class behind the public header; the
 // benchmark drives it directly to time each stage.
 #pragma once
 
@@ -61,7 +61,9 @@ class FramePipeline {
   void reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked, int height_asked);
   void reserve_upload(int width, int height);
   void grow_host_results(std::uint32_t n);
-  HostResults host_results() const;  // where the gather writes: host_counts_ and host_components_
+  ComponentList host_list() const { return ComponentList{host_counts_, host_components_}; }
+  // The device list's components first..end-1 to the host list (same positions).
+  void copy_components(std::uint32_t first, std::uint32_t end);
   // The kernels of label_and_analyze() on `stream`, without fit(): the scratch must fit already.
   void queue_label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer,
                                cudaStream_t stream);

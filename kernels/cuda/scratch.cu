@@ -46,6 +46,7 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.row_block_scan.state = reinterpret_cast<RowBlockScanState*>(scan);
   s.row_block_scan.status = scan ? reinterpret_cast<unsigned long long*>(scan + sizeof(RowBlockScanState)) : nullptr;
   s.counts = c.take<FrameCounts>(1);
+  s.out = c.take<Component>(components);
   s.cub_temp = c.take<char>(s.cub_temp_bytes);
 }
 

@@ -62,7 +62,8 @@ struct Scratch {
   std::uint32_t* ranks = nullptr;       // 0..n-1 for the sort, then the ranks that pass the area filter
   std::uint32_t* n_selected = nullptr;
   unsigned* label_changed = nullptr;  // iterative labelings (8DLS): set by a pass that lowered a label
-  FrameCounts* counts = nullptr;        // the kept components go straight to the host (compact.cuh)
+  FrameCounts* counts = nullptr;
+  Component* out = nullptr;             // long lists of kept components, copied to the host (compact.cuh)
   void* cub_temp = nullptr;
   std::size_t cub_temp_bytes = 0;
 
