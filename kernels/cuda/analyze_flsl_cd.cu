@@ -29,6 +29,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
   __shared__ std::uint32_t first_id, block_roots;
   if (threadIdx.x == 0) block = take_block_ticket(scan);
   __syncthreads();
+  if (block >= gridDim.x) __trap();  // the state was not left clean: a CUDA error, not wrong counts
   const int warp = threadIdx.x / 32, lane = lane_id();
   const int y = int(block) * kRowWarps + warp;
   const unsigned below = lanes_below(lane);

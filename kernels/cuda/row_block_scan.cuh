@@ -53,8 +53,9 @@ __device__ inline std::uint32_t exclusive_block_prefix(const RowBlockScan& scan,
   bool last_out = false;
   if (lane == 0) {
     if (index != 0) status[index] = kScanPrefix | (before + total);
-    __threadfence();  // this block's reads of `status` are done before the count says so
+    __threadfence();  // the warp's reads of `status` were all used (ballot, shuffles) before the count says so
     last_out = atomicAdd(&scan.state->looked_back, 1u) == n_blocks - 1;
+    if (last_out) __threadfence();  // and the zeroing below comes after every other block's count
   }
   if (__shfl_sync(kFullWarp, last_out, 0)) {  // every block has its ticket and nobody reads `status` any more
     for (unsigned i = unsigned(lane); i < n_blocks; i += 32) status[i] = 0;

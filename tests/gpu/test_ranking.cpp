@@ -1,8 +1,10 @@
 // The components are numbered in one launch (LinkRankRootsKernel): the row blocks add up their
 // roots by a decoupled look-back whose state each launch must leave clean for the next. These run
-// frames of very different heights on one fresh analyzer, so a frame follows one with more row
-// blocks (and their status words), blocks look back past 32 predecessors (one warp's window), and
-// blocks ready thousands of components each. CUDA == CPU == oracle, label maps included.
+// frames of very different heights on one fresh analyzer, so (from the second round, once the
+// scratch stopped growing) a frame follows one with more row blocks and their status words; frames
+// of up to 513 row blocks, so a block may look back past one warp's window of 32 when it runs
+// ahead of the others (timing decides); and blocks that ready thousands of components each.
+// CUDA == CPU == oracle, label maps included.
 #include "gpu_harness.hpp"
 
 namespace {
