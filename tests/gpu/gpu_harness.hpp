@@ -180,4 +180,19 @@ struct Harness {
 
 Harness& harness();
 
+// One algorithm's random sweep: every sweep frame in 4- then 8-connectivity, with random options
+// (gray frames on every third seed) and `algorithm`, CUDA == CPU == oracle; `rng` and `seed` go
+// on from call to call. Stops at the first failure.
+inline void sweep_algorithm(ccl::Algorithm algorithm, const Size* sizes, std::size_t n_sizes, const int* gs,
+                            std::size_t n_gs, int density_step, std::mt19937& rng, std::uint32_t& seed) {
+  for (int connectivity : {4, 8}) {
+    for_each_sweep_frame(sizes, n_sizes, gs, n_gs, density_step, seed, [&](const frames::Frame& f, std::uint32_t s) {
+      ccl::Options o = random_options(rng, connectivity, s % 3 == 0);
+      o.algorithm = algorithm;
+      harness().expect_agree(f, o, true);
+    });
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 }  // namespace gpu_test

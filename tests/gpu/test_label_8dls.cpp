@@ -22,16 +22,10 @@ ccl::Options options_for(ccl::Algorithm algorithm, int connectivity) {
 void random_sweep(const Size* sizes, std::size_t n_sizes, int density_step, const int* gs, std::size_t n_gs) {
   std::mt19937 rng(8008);
   std::uint32_t seed = 5000;
-  for (ccl::Algorithm algorithm : kAlgorithms)
-    for (int connectivity : {4, 8}) {
-      gpu_test::for_each_sweep_frame(sizes, n_sizes, gs, n_gs, density_step, seed,
-                                     [&](const frames::Frame& f, std::uint32_t s) {
-                                       ccl::Options o = gpu_test::random_options(rng, connectivity, s % 3 == 0);
-                                       o.algorithm = algorithm;
-                                       harness().expect_agree(f, o, true);
-                                     });
-      if (::testing::Test::HasFailure()) return;
-    }
+  for (ccl::Algorithm algorithm : kAlgorithms) {
+    gpu_test::sweep_algorithm(algorithm, sizes, n_sizes, gs, n_gs, density_step, rng, seed);
+    if (::testing::Test::HasFailure()) return;
+  }
 }
 
 void all_shapes(const Size* sizes, std::size_t n_sizes) {

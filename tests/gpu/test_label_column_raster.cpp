@@ -19,15 +19,7 @@ void sweep(ccl::Algorithm algorithm, const Size* sizes, std::size_t n_sizes, con
   std::mt19937 rng(4321 + int(algorithm));
   std::uint32_t seed = 500;
   SCOPED_TRACE(std::string("algorithm=") + ccl::to_string(algorithm));
-  for (int connectivity : {4, 8}) {
-    gpu_test::for_each_sweep_frame(sizes, n_sizes, gs, n_gs, density_step, seed,
-                                   [&](const frames::Frame& f, std::uint32_t s) {
-                                     ccl::Options o = gpu_test::random_options(rng, connectivity, s % 3 == 0);
-                                     o.algorithm = algorithm;
-                                     harness().expect_agree(f, o, true);
-                                   });
-    if (::testing::Test::HasFailure()) return;
-  }
+  gpu_test::sweep_algorithm(algorithm, sizes, n_sizes, gs, n_gs, density_step, rng, seed);
 }
 
 void shapes(ccl::Algorithm algorithm, const Size* sizes, std::size_t n_sizes) {
