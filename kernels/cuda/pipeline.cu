@@ -86,9 +86,10 @@ char* pinned(std::size_t bytes, const char* what) {
   return static_cast<char*>(p);
 }
 
-// Components copied with the counts before the host knows how many a frame keeps: the last
-// frame's count and a margin; more costs a second copy and sync, fewer only copy time.
-constexpr std::uint32_t kFirstExpected = 1024, kMostExpected = 16384;  // 16384 = 640 KiB a copy
+// Components gathered into the host list with the counts before the host knows how many a frame
+// keeps: the last frame's count and a margin; more costs a second gather, copy and sync, fewer
+// only the gather's writes.
+constexpr std::uint32_t kFirstExpected = 1024, kMostExpected = 16384;  // 16384 = 640 KiB across the bus
 
 std::uint32_t expect_after(std::uint32_t n_out) { return std::min(kMostExpected, n_out + n_out / 4 + 32); }
 

@@ -1,7 +1,7 @@
 // One frame through the CUDA backend: label, analyze, count, and compact the kept components
 // (straight into pinned host memory when few), waiting for the device once a frame where the order
-// and the filters allow (raster order, no area filter). CudaAnalyzer is this class behind the public header; the
-// benchmark drives it directly to time each stage.
+// and the filters allow (raster order, no area filter). CudaAnalyzer is this class behind the
+// public header; the benchmark drives it directly to time each stage.
 #pragma once
 
 #include <cuda_runtime.h>
