@@ -261,6 +261,49 @@ double pipeline_fps(GstCudaContext* context, const Ring& ring, int n) {
   return n / std::chrono::duration<double>(count.end - count.start).count();
 }
 
+// The core's run() on the ring's device frames (CUDA graphs with dependent launches, as the element
+// runs it) and its cudaEvent stages.
+bench::CoreTimes time_core_on(GstCudaContext* context, const Ring& ring, int n) {
+  std::vector<GstVideoFrame> mapped(ring.buffers.size());
+  std::vector<const std::uint8_t*> device;
+  for (std::size_t i = 0; i < ring.buffers.size(); ++i) {
+    if (!gst_video_frame_map(&mapped[i], &ring.info, ring.buffers[i], GstMapFlags(GST_MAP_READ | GST_MAP_CUDA)))
+      Ring::fail("map for CUDA");
+    device.push_back(static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&mapped[i], 0)));
+  }
+  const std::ptrdiff_t stride = GST_VIDEO_FRAME_PLANE_STRIDE(&mapped[0], 0);
+  ccl::Options options;
+  options.threshold = kThreshold;
+  if (!gst_cuda_context_push(context)) Ring::fail("gst_cuda_context_push");
+  bench::CoreTimes core =
+      bench::time_core(device, GST_VIDEO_INFO_WIDTH(&ring.info), GST_VIDEO_INFO_HEIGHT(&ring.info), stride, options, n);
+  gst_cuda_context_pop(nullptr);
+  for (GstVideoFrame& f : mapped) gst_video_frame_unmap(&f);
+  return core;
+}
+
+std::string stage_medians(const bench::CoreTimes& core) {
+  std::string text;
+  double sum = 0;
+  char item[96];
+  for (const auto& s : core.stage_ms) {
+    const double m = percentile(s.second, 0.5) * 1e3;
+    sum += m;
+    std::snprintf(item, sizeof item, " %s %.1f", s.first.c_str(), m);
+    text += item;
+  }
+  std::snprintf(item, sizeof item, "  (sum %.1f)", sum);
+  return text + item;
+}
+
+// --core-only: the core's figures alone, for comparing kernel changes quickly (no element, no OpenCV).
+void run_core_case(GstCudaContext* context, const char* scene, const std::vector<frames::Frame>& fs, int n) {
+  Ring ring(context, fs);
+  const bench::CoreTimes core = time_core_on(context, ring, n);
+  std::printf("core,%d,%d,%s,median %.1f us,p99 %.1f us,stages%s\n", fs[0].width, fs[0].height, scene,
+              percentile(core.run_ms, 0.5) * 1e3, percentile(core.run_ms, 0.99) * 1e3, stage_medians(core).c_str());
+}
+
 void run_case(GstCudaContext* context, const char* scene, const std::vector<frames::Frame>& fs, int n, int threads) {
   const int w = fs[0].width, h = fs[0].height;
   Ring ring(context, fs);
@@ -300,20 +343,7 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
   const double in_pipeline_fps = pipeline_fps(context, ring, n_roi);
 
   // 3. The core alone on the same device frames, and the meta creation alone on its results.
-  std::vector<GstVideoFrame> mapped(fs.size());
-  std::vector<const std::uint8_t*> device;
-  for (std::size_t i = 0; i < fs.size(); ++i) {
-    if (!gst_video_frame_map(&mapped[i], &ring.info, ring.buffers[i], GstMapFlags(GST_MAP_READ | GST_MAP_CUDA)))
-      Ring::fail("map for CUDA");
-    device.push_back(static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&mapped[i], 0)));
-  }
-  const std::ptrdiff_t stride = GST_VIDEO_FRAME_PLANE_STRIDE(&mapped[0], 0);
-  ccl::Options options;
-  options.threshold = kThreshold;
-  if (!gst_cuda_context_push(context)) Ring::fail("gst_cuda_context_push");
-  const bench::CoreTimes core = bench::time_core(device, w, h, stride, options, std::min(n, 1000));
-  gst_cuda_context_pop(nullptr);
-  for (GstVideoFrame& f : mapped) gst_video_frame_unmap(&f);
+  const bench::CoreTimes core = time_core_on(context, ring, std::min(n, 1000));
   std::vector<double> meta_ms, roi_ms, blanks_ms, blanks_ready_ms, finish_ms, free_ms;
   ccl_gst::RoiMetaWriter on_the_spot, overlapped, ready;  // on_the_spot is never told what to expect
   const auto core_wait = std::chrono::microseconds(long(percentile(core.run_ms, 0.5) * 1e3));
@@ -393,14 +423,7 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
               percentile(core.enqueue_ms, 0.5) * 1e3, percentile(core.no_overlap_run_ms, 0.5) * 1e3,
               percentile(core.direct_run_ms, 0.5) * 1e3, percentile(core.direct_run_ms, 0.99) * 1e3,
               percentile(core.direct_enqueue_ms, 0.5) * 1e3);
-  std::printf("  core stages (cudaEvent, median us):");
-  double stage_sum = 0;
-  for (const auto& s : core.stage_ms) {
-    const double m = percentile(s.second, 0.5) * 1e3;
-    stage_sum += m;
-    std::printf(" %s %.1f", s.first.c_str(), m);
-  }
-  std::printf("  (sum %.1f)\n", stage_sum);
+  std::printf("  core stages (cudaEvent, median us):%s\n", stage_medians(core).c_str());
   std::printf("  meta creation (median us): GstCclMeta %.1f, ROI metas %.1f all after the labelling; as the element "
               "does: %.1f attaching blanks during the GPU wait (%.1f when the params are ready), %.1f filling them "
               "after; freeing the buffer with its metas %.1f\n",
@@ -424,10 +447,13 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
 
 int main(int argc, char** argv) {
   int n = 3000, ring = 32, discs = 300;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--frames")) n = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--ring")) ring = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--discs")) discs = std::atoi(argv[i + 1]);
+  bool core_only = false;  // --core-only: the core's run() and stages alone, for comparing kernel changes
+  for (int i = 1; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--core-only")) core_only = true;
+    else if (has_value && !std::strcmp(argv[i], "--frames")) n = std::atoi(argv[++i]);
+    else if (has_value && !std::strcmp(argv[i], "--ring")) ring = std::atoi(argv[++i]);
+    else if (has_value && !std::strcmp(argv[i], "--discs")) discs = std::atoi(argv[++i]);
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach the log even if the run is cut short
   gst_init(&argc, &argv);
@@ -446,6 +472,11 @@ int main(int argc, char** argv) {
   std::printf("csv,width,height,scene,components,fps,median_us,p99_us,fps_noroi,median_us_noroi,p99_us_noroi,"
               "core_median_us,opencv_fps,opencv_thr_fps,speedup_noroi,speedup_roi,mismatches,fps_pipeline\n");
   for (auto [w, h] : {std::pair{1920, 1080}, std::pair{3840, 2160}}) {
+    if (core_only) {
+      run_core_case(context, "random blobs g=16 d=30%", blob_frames(w, h, ring), n);
+      run_core_case(context, (std::to_string(discs) + " moving discs").c_str(), disc_frames(w, h, ring, discs), n);
+      continue;
+    }
     run_case(context, "random blobs g=16 d=30%", blob_frames(w, h, ring), n, threads);
     run_case(context, (std::to_string(discs) + " moving discs").c_str(), disc_frames(w, h, ring, discs), n, threads);
   }

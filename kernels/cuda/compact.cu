@@ -185,6 +185,11 @@ void gather_in_raster_order(const DeviceMask& mask, Scratch& s, const Options& o
   if (labels) label_map(mask, s, nullptr, *labels, stream, timer);
 }
 
+void label_map_in_raster_order(const DeviceMask& mask, const Scratch& s, const LabelView& labels, cudaStream_t stream,
+                               StageTimer* timer) {
+  label_map(mask, s, nullptr, labels, stream, timer);
+}
+
 void compact(const DeviceMask& mask, Scratch& s, const Options& options, const FrameCounts& counts,
              std::uint32_t n_out, const ComponentList& out, const LabelView* labels, cudaStream_t stream,
              StageTimer* timer) {

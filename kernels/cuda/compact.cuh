@@ -40,6 +40,10 @@ void gather_in_raster_order(const DeviceMask& mask, Scratch& scratch, const Opti
                             std::uint32_t end, const ComponentList& out, const LabelView* labels, cudaStream_t stream,
                             StageTimer* timer);
 
+// The label map in raster order (label = rank + 1) from the ranks the analysis left. Queued only.
+void label_map_in_raster_order(const DeviceMask& mask, const Scratch& scratch, const LabelView& labels,
+                               cudaStream_t stream, StageTimer* timer);
+
 // Once the host knows `counts`: writes the counts and the first `n_out` kept components to `out`,
 // and the label map when `labels` is given. Queued only, as above.
 void compact(const DeviceMask& mask, Scratch& scratch, const Options& options, const FrameCounts& counts,

@@ -8,6 +8,7 @@
 #include "analyze_naive.cuh"
 #include "compact.cuh"
 #include "cuda_check.hpp"
+#include "gather_roots.cuh"
 #include "label_8dls.cuh"
 #include "label_column_runs.cuh"
 #include "label_optimized_uf.cuh"
@@ -105,6 +106,12 @@ std::uint32_t next_expected(std::uint32_t current, std::uint32_t n_out) {
   return std::min(kMostExpected, (wanted + step - 1) / step * step);
 }
 
+// The analyses whose features are added up at the roots (add_features_at_roots): their frames can
+// gather the components straight from there into the lists.
+bool features_at_roots(const Options& options) {
+  return options.analysis == Analysis::FlslCd || options.analysis == Analysis::Flsl;
+}
+
 // Kernels only, no host wait in between: the work can be captured into a graph.
 bool capturable(const Options& options) {
   return options.algorithm != Algorithm::EightDLS && options.algorithm != Algorithm::M8DLS;
@@ -128,8 +135,7 @@ void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays
     graphs_.clear();
     allocate_scratch(scratch_, std::max(pixels, scratch_.max_pixels), std::max(height, scratch_.max_height), segments,
                      size_text(width_asked, height_asked));
-    check(cudaMemsetAsync(scratch_.row_block_scan.state, 0, scan_state_bytes(scratch_), stream_),
-          "cudaMemsetAsync (ranking state)");
+    clear_frame_state(scratch_, stream_);
   } else if (segments > scratch_.segments_held) {
     graphs_.clear();
     allocate_segments(scratch_, segments, size_text(width_asked, height_asked));
@@ -165,17 +171,20 @@ void FramePipeline::fit(const ImageView& image, const Options& options) {
                  image.height);
 }
 
-void FramePipeline::grow_host_results(std::uint32_t n) {
+void FramePipeline::grow_host_results(std::uint32_t n, std::uint32_t keep) {
   if (host_counts_ && n <= host_capacity_) return;
   graphs_.clear();
   const std::size_t capacity = std::max<std::size_t>(n, 2 * host_capacity_);
-  if (host_counts_) cudaFreeHost(host_counts_);
-  host_counts_ = nullptr;
-  host_components_ = nullptr;
-  host_capacity_ = 0;
   char* block = pinned(sizeof(FrameCounts) + capacity * sizeof(Component), "the component list");
-  host_counts_ = reinterpret_cast<FrameCounts*>(block);
-  host_components_ = reinterpret_cast<Component*>(block + sizeof(FrameCounts));
+  auto* counts = reinterpret_cast<FrameCounts*>(block);
+  auto* components = reinterpret_cast<Component*>(block + sizeof(FrameCounts));
+  if (host_counts_) {
+    *counts = *host_counts_;
+    std::copy(host_components_, host_components_ + std::min<std::size_t>(keep, host_capacity_), components);
+    cudaFreeHost(host_counts_);
+  }
+  host_counts_ = counts;
+  host_components_ = components;
   host_capacity_ = capacity;
 }
 
@@ -188,7 +197,19 @@ void FramePipeline::copy_components(std::uint32_t first, std::uint32_t end) {
 
 void FramePipeline::label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer) {
   fit(image, options);  // host comparisons only once the scratch fits
-  queue_label_and_analyze(image, options, timer, stream_);
+  clear_state_left_by_a_failure();
+  try {
+    queue_label_and_analyze(image, options, timer, stream_);
+  } catch (...) {
+    frame_state_dirty_ = true;
+    throw;
+  }
+}
+
+void FramePipeline::clear_state_left_by_a_failure() {
+  if (!frame_state_dirty_ || !scratch_.arena) return;
+  clear_frame_state(scratch_, stream_);
+  frame_state_dirty_ = false;
 }
 
 void FramePipeline::queue_label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer,
@@ -203,9 +224,18 @@ void FramePipeline::queue_label_and_analyze(const ImageView& image, const Option
 // `gathered` kept components written into the host list. Queued on `stream`, or recorded there for a graph.
 void FramePipeline::queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered,
                                 const LabelView* labels, StageTimer* timer, cudaStream_t stream) {
-  queue_label_and_analyze(image, options, timer, stream);
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
-  gather_in_raster_order(mask, scratch_, options, 0, gathered, host_list(), labels, stream, timer);
+  if (!features_at_roots(options)) {
+    queue_label_and_analyze(image, options, timer, stream);
+    gather_in_raster_order(mask, scratch_, options, 0, gathered, host_list(), labels, stream, timer);
+    return;
+  }
+  // Straight from the roots into the lists: no statistics by rank in between.
+  if (timer) timer->start(stream);
+  label_frame(mask, options, scratch_, stream, timer);
+  add_features_at_roots(mask, scratch_, options.analysis == Analysis::FlslCd, stream, timer);
+  gather_roots_into_lists(mask, scratch_, options.max_objects, gathered, host_list(), scratch_.out, stream, timer);
+  if (labels) label_map_in_raster_order(mask, scratch_, *labels, stream, timer);
 }
 
 void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
@@ -215,12 +245,23 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
   if (labels && (labels->data == nullptr || labels->stride < image.width))
     throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
 
+  try {
+    run_frame(image, options, result, labels, timer, while_device_works);
+  } catch (...) {
+    frame_state_dirty_ = true;  // the frame may have stopped between two kernels
+    throw;
+  }
+}
+
+void FramePipeline::run_frame(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
+                              StageTimer* timer, const std::function<void()>& while_device_works) {
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
   FrameCounts counts;
   std::uint32_t n_out = 0;
   if (keeps_without_counts(options)) {
     // Gathered into the host list on the last frame's count, before this one's is known: one wait, not two.
     fit(image, options);  // allocations first: none may happen while a graph is captured
+    clear_state_left_by_a_failure();
     const std::uint32_t guess = expected_kept_ ? expected_kept_ : kFirstExpected;
     const auto expected = std::uint32_t(std::min<std::size_t>({guess, options.max_objects, scratch_.max_components}));
     grow_host_results(expected);
@@ -232,7 +273,12 @@ void FramePipeline::run(const ImageView& image, const Options& options, Result& 
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
-    if (n_out > expected) {  // more than guessed: the rest through the device list (all of it if the host list moves)
+    if (n_out > expected && features_at_roots(options)) {  // the rest is in the device list already
+      grow_host_results(n_out, expected);
+      copy_components(expected, n_out);
+      mark(timer, "CopyToHost", stream_);
+      check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
+    } else if (n_out > expected) {  // more than guessed: the rest through the device list (all of it if the host list moves)
       const std::uint32_t from = n_out > host_capacity_ ? 0 : expected;
       grow_host_results(n_out);
       gather_in_raster_order(mask, scratch_, options, from, n_out, ComponentList{nullptr, scratch_.out}, nullptr,

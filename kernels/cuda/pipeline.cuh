@@ -60,7 +60,8 @@ class FramePipeline {
  private:
   void reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked, int height_asked);
   void reserve_upload(int width, int height);
-  void grow_host_results(std::uint32_t n);
+  // Room for n components in the host list; the first `keep` stay when it moves.
+  void grow_host_results(std::uint32_t n, std::uint32_t keep = 0);
   ComponentList host_list() const { return ComponentList{host_counts_, host_components_}; }
   // The device list's components first..end-1 to the host list (same positions).
   void copy_components(std::uint32_t first, std::uint32_t end);
@@ -69,6 +70,11 @@ class FramePipeline {
                                cudaStream_t stream);
   void queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered, const LabelView* labels,
                    StageTimer* timer, cudaStream_t stream);
+  void run_frame(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
+                 StageTimer* timer, const std::function<void()>& while_device_works);
+  // A frame that threw may have left the ranking's state or the root slots (scratch.cuh) half
+  // used: the next frame zeroes them first.
+  void clear_state_left_by_a_failure();
 
   cudaStream_t stream_;
   Scratch scratch_;
@@ -80,6 +86,7 @@ class FramePipeline {
   std::size_t upload_bytes_ = 0;
   FrameGraphs graphs_;  // point into scratch_ and host_counts_: cleared before either is replaced
   bool use_graphs_ = true;
+  bool frame_state_dirty_ = false;
 };
 
 }  // namespace ccl::cuda

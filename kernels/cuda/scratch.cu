@@ -30,6 +30,9 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.labels = c.take<std::uint32_t>(pixels);
   s.root_rank = c.take<std::uint32_t>(pixels);
   s.row_offset = c.take<std::uint32_t>(std::size_t(height) + 1);
+  const std::size_t slots = s.max_root_slots;
+  s.root_stats.slots = c.take<RootSlot>(slots);
+  s.root_stats.row_root_x = c.take<std::uint16_t>(slots);
   s.stats.area = c.take<std::uint32_t>(components);
   s.stats.left = c.take<std::uint32_t>(components);
   s.stats.right = c.take<std::uint32_t>(components);
@@ -89,6 +92,7 @@ void allocate_scratch(Scratch& s, std::size_t pixels, int height, SegmentArrays 
   grown.max_pixels = pixels;
   grown.max_height = height;
   grown.max_components = (pixels + 1) / 2;
+  grown.max_root_slots = root_slots(pixels, height);
   grown.cub_temp_bytes = compact_temp_bytes(grown.max_components);
   Carver sizing(nullptr);
   carve(grown, sizing, pixels, height);
@@ -122,6 +126,12 @@ void allocate_segments(Scratch& s, SegmentArrays segments, const std::string& fr
 std::size_t scan_state_bytes(const Scratch& s) {
   static_assert(sizeof(RowBlockScanState) % 8 == 0, "status words follow the state");
   return sizeof(RowBlockScanState) + std::size_t(s.max_height) * sizeof(unsigned long long);
+}
+
+void clear_frame_state(const Scratch& s, cudaStream_t stream) {
+  check(cudaMemsetAsync(s.row_block_scan.state, 0, scan_state_bytes(s), stream), "cudaMemsetAsync (ranking state)");
+  check(cudaMemsetAsync(s.root_stats.slots, 0, s.max_root_slots * sizeof(RootSlot), stream),
+        "cudaMemsetAsync (root statistics)");
 }
 
 void free_scratch(Scratch& s) noexcept {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ccl/types.hpp"
+#include "root_stats.cuh"
 #include "row_block_scan.cuh"
 
 namespace ccl::cuda {
@@ -55,7 +56,9 @@ struct Scratch {
   std::uint32_t* labels = nullptr;      // union-find parent per pixel (width * height, dense)
   std::uint32_t* root_rank = nullptr;   // at each root pixel: its rank among the roots of its row
   std::uint32_t* row_offset = nullptr;  // components whose root is in an earlier row; [height] = n_components
-  RowBlockScan row_block_scan{};        // the ranking's state: zeroed once (scan_state_bytes), then clean after each frame
+  RowBlockScan row_block_scan{};        // the ranking's state: zeroed once (clear_frame_state), then clean after each frame
+  RootStats root_stats{};               // flsl-cd and flsl: per root slot (root_stats.cuh), zero between frames
+  std::size_t max_root_slots = 0;
   ComponentStats stats{};
   std::uint32_t* order = nullptr;       // component (raster rank) at each position of the chosen order
   std::uint32_t* sort_keys = nullptr;   // sorted areas, then reused as the final label per component
@@ -96,7 +99,10 @@ void allocate_scratch(Scratch& scratch, std::size_t pixels, int height, SegmentA
 void allocate_segments(Scratch& scratch, SegmentArrays segments, const std::string& frame);
 // Frees both allocations.
 void free_scratch(Scratch& scratch) noexcept;
-// Bytes of row_block_scan (state and status words, contiguous) to zero after allocate_scratch.
+// Bytes of row_block_scan (state and status words, contiguous).
 std::size_t scan_state_bytes(const Scratch& scratch);
+// Queues the zeroing of what frames leave zeroed for the next (the ranking's state, the root
+// slots): after allocate_scratch, and after a frame that may have stopped half way.
+void clear_frame_state(const Scratch& scratch, cudaStream_t stream);
 
 }  // namespace ccl::cuda

@@ -1,13 +1,19 @@
-// The components are numbered in one launch (LinkRankRootsKernel): the row blocks add up their
-// roots by a decoupled look-back whose state each launch must leave clean for the next. These run
-// frames of very different heights on one fresh analyzer, so (from the second round, once the
-// scratch stopped growing) a frame follows one with more row blocks and their status words; frames
-// of up to 513 row blocks, so a block may look back past one warp's window of 32 when it runs
-// ahead of the others (timing decides); and blocks that ready thousands of components each.
-// CUDA == CPU == oracle, label maps included.
+// The components are numbered in one launch (RootFeaturesKernel for flsl-cd and flsl, which also
+// adds up the features at the roots; LinkRankRootsKernel for naive and flsl-otf): the row blocks
+// add up their roots by a decoupled look-back whose state must be left clean for the next frame,
+// by the last block out (LinkRankRoots) or by the gather that follows (RootFeatures, whose gather
+// also zeroes the root slots). These run frames of very different heights on one fresh analyzer,
+// so (from the second round, once the scratch stopped growing) a frame follows one with more row
+// blocks and their status words, and with another analysis and order, so each way of cleaning up
+// follows the other; frames of up to 513 row blocks, so a block may look back past one warp's
+// window of 32 when it runs ahead of the others (timing decides); and blocks that rank thousands
+// of components each. CUDA == CPU == oracle, label maps included.
 #include "gpu_harness.hpp"
 
 namespace {
+
+const ccl::Analysis kAnalyses[] = {ccl::Analysis::FlslCd, ccl::Analysis::Naive, ccl::Analysis::Flsl,
+                                   ccl::Analysis::FlslOtf};
 
 TEST(Ranking, HeightsChangeOnOneAnalyzer) {
   gpu_test::Harness h;
@@ -18,6 +24,8 @@ TEST(Ranking, HeightsChangeOnOneAnalyzer) {
       for (int connectivity : {4, 8}) {
         ccl::Options o;
         o.connectivity = connectivity;
+        o.analysis = kAnalyses[seed % 4];
+        if (seed % 5 == 0) o.order = ccl::Order::Area;  // the root slots gathered by rank, then sorted
         h.expect_agree(frames::random(s.w, s.h, 20 + 25 * round, 1 + round, seed++), o, true);
         if (::testing::Test::HasFailure()) return;
       }

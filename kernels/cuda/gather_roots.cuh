@@ -1,0 +1,29 @@
+// The gathers that follow add_features_at_roots (analyze_flsl_cd.cuh): the statistics at the root
+// slots (root_stats.cuh) become components in raster order, and the slots and the ranking's state
+// are zeroed for the next frame. One block per row block of the ranking: the roots of its rows
+// have consecutive ranks, from their row offsets.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "compact.cuh"
+#include "device_mask.cuh"
+#include "scratch.cuh"
+
+namespace ccl::cuda {
+
+class StageTimer;
+
+// Into scratch.stats, by rank (what the other analyses leave, for the compaction).
+void gather_roots_into_stats(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream, StageTimer* timer);
+
+// Into component lists, for raster order without an area filter: the counts to host.counts, and
+// the kept components (the first max_objects) to host.components[j] for j < on_host, to rest[j]
+// beyond (rest: room for every component the frame may keep).
+void gather_roots_into_lists(const DeviceMask& mask, Scratch& scratch, std::uint32_t max_objects,
+                             std::uint32_t on_host, const ComponentList& host, Component* rest, cudaStream_t stream,
+                             StageTimer* timer);
+
+}  // namespace ccl::cuda
