@@ -1,6 +1,7 @@
 #include "scratch.cuh"
 
 #include <algorithm>
+#include <utility>
 
 #include "compact.cuh"
 #include "cuda_check.hpp"
@@ -31,7 +32,12 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.root_rank = c.take<std::uint32_t>(pixels);
   s.row_offset = c.take<std::uint32_t>(std::size_t(height) + 1);
   const std::size_t slots = s.max_root_slots;
-  s.root_stats.slots = c.take<RootSlot>(slots);
+  s.root_stats.area = c.take<std::uint32_t>(slots);
+  s.root_stats.not_left = c.take<std::uint32_t>(slots);
+  s.root_stats.right = c.take<std::uint32_t>(slots);
+  s.root_stats.bottom = c.take<std::uint32_t>(slots);
+  s.root_stats.sum_x = c.take<unsigned long long>(slots);
+  s.root_stats.sum_y = c.take<unsigned long long>(slots);
   s.root_stats.row_root_x = c.take<std::uint16_t>(slots);
   s.stats.area = c.take<std::uint32_t>(components);
   s.stats.left = c.take<std::uint32_t>(components);
@@ -130,8 +136,11 @@ std::size_t scan_state_bytes(const Scratch& s) {
 
 void clear_frame_state(const Scratch& s, cudaStream_t stream) {
   check(cudaMemsetAsync(s.row_block_scan.state, 0, scan_state_bytes(s), stream), "cudaMemsetAsync (ranking state)");
-  check(cudaMemsetAsync(s.root_stats.slots, 0, s.max_root_slots * sizeof(RootSlot), stream),
-        "cudaMemsetAsync (root statistics)");
+  const RootStats& r = s.root_stats;
+  const std::size_t n = s.max_root_slots;
+  for (const auto& [p, bytes] : {std::pair<void*, std::size_t>{r.area, 4 * n}, {r.not_left, 4 * n}, {r.right, 4 * n},
+                                 {r.bottom, 4 * n}, {r.sum_x, 8 * n}, {r.sum_y, 8 * n}})
+    check(cudaMemsetAsync(p, 0, bytes, stream), "cudaMemsetAsync (root statistics)");
 }
 
 void free_scratch(Scratch& s) noexcept {
