@@ -52,11 +52,8 @@ __global__ void __launch_bounds__(32 * kRowWarps)
   wait_for_previous_kernel();
   __shared__ RunRing rings[kRowWarps];
   __shared__ std::uint32_t row_roots[kRowWarps];
-  __shared__ unsigned block;
   __shared__ std::uint32_t first_id, block_roots;
-  if (threadIdx.x == 0) block = take_block_ticket(scan);
-  __syncthreads();
-  if (block >= gridDim.x) __trap();  // the state was not left clean: a CUDA error, not wrong counts
+  const unsigned block = take_block_ticket(scan);
   const int warp = threadIdx.x / 32, lane = lane_id();
   const int y = int(block) * kRowWarps + warp;
   const unsigned below = lanes_below(lane);
@@ -132,15 +129,12 @@ __device__ void merge_features_cd(unsigned active, std::uint32_t key, RunFeature
 // run's lane does its own atomics.
 template <bool ConflictDetection>
 __global__ void __launch_bounds__(32 * kRowWarps)
-    RootFeaturesKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank, std::uint32_t* row_offset,
+    LinkRankFeaturesKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank, std::uint32_t* row_offset,
                        RowBlockScan scan, RootStats roots, FrameCounts* counts) {
   wait_for_previous_kernel();
   __shared__ RunRing rings[kRowWarps];
   __shared__ std::uint32_t row_roots[kRowWarps];
-  __shared__ unsigned block;
-  if (threadIdx.x == 0) block = take_block_ticket(scan);
-  __syncthreads();
-  if (block >= gridDim.x) __trap();  // the state was not left clean: a CUDA error, not wrong counts
+  const unsigned block = take_block_ticket(scan);
   const int warp = threadIdx.x / 32, lane = lane_id();
   const int y = int(block) * kRowWarps + warp;
   const unsigned below = lanes_below(lane);
@@ -197,11 +191,11 @@ void link_and_rank_roots(const DeviceMask& mask, Scratch& s, cudaStream_t stream
 
 void add_features_at_roots(const DeviceMask& mask, Scratch& s, bool conflict_detection, cudaStream_t stream,
                            StageTimer* timer) {
-  const auto kernel = conflict_detection ? RootFeaturesKernel<true> : RootFeaturesKernel<false>;
+  const auto kernel = conflict_detection ? LinkRankFeaturesKernel<true> : LinkRankFeaturesKernel<false>;
   check(launch_dependent(kernel, row_blocks(mask), 32 * kRowWarps, stream, mask, s.labels, s.root_rank, s.row_offset,
                          s.row_block_scan, s.root_stats, s.counts),
-        "RootFeaturesKernel");
-  mark(timer, conflict_detection ? "RootFeaturesKernel" : "RootFeaturesKernel(flsl)", stream);
+        "LinkRankFeaturesKernel");
+  mark(timer, conflict_detection ? "LinkRankFeaturesKernel" : "LinkRankFeaturesKernel(flsl)", stream);
 }
 
 void analyze_flsl_cd(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {

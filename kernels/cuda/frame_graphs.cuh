@@ -1,6 +1,6 @@
-// A frame's device work replayed as one CUDA graph: the host queues labelling, analysis, gather and
-// copy with one launch (~2-3 us on the H100 host) instead of one call per operation (~25-45 us for
-// seven). A graph holds its kernels' arguments, so one is kept per key: the frame's pointer,
+// A frame's device work replayed as one CUDA graph: the host queues labelling, analysis and gather
+// with one launch (~2-3 us on the H100 host) instead of one call per kernel (~15-30 us for the
+// default four). A graph holds its kernels' arguments, so one is kept per key: the frame's pointer,
 // geometry and options, and how many components are gathered before the count is known. Buffer
 // pools hand out a few buffers again and again; a stream of more than 64 distinct buffers would
 // capture and update a graph every frame, at about the cost of queuing the operations directly.

@@ -88,8 +88,8 @@ char* pinned(std::size_t bytes, const char* what) {
 }
 
 // Components gathered into the host list with the counts before the host knows how many a frame
-// keeps: the last frame's count and a margin; more costs a second gather, copy and sync, fewer
-// only the gather's writes.
+// keeps: the last frame's count and a margin; more costs a copy and a sync (and a second gather for
+// the naive and flsl-otf analyses), fewer only the gather's writes.
 constexpr std::uint32_t kFirstExpected = 1024, kMostExpected = 16384;  // 16384 = 640 KiB across the bus
 
 std::uint32_t expect_after(std::uint32_t n_out) { return std::min(kMostExpected, n_out + n_out / 4 + 32); }
@@ -135,7 +135,8 @@ void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays
     graphs_.clear();
     allocate_scratch(scratch_, std::max(pixels, scratch_.max_pixels), std::max(height, scratch_.max_height), segments,
                      size_text(width_asked, height_asked));
-    clear_frame_state(scratch_, stream_);
+    frame_state_dirty_ = true;  // until the new scratch is zeroed: a failed zeroing is retried
+    clear_state_left_by_a_failure();
   } else if (segments > scratch_.segments_held) {
     graphs_.clear();
     allocate_segments(scratch_, segments, size_text(width_asked, height_asked));
@@ -221,7 +222,8 @@ void FramePipeline::queue_label_and_analyze(const ImageView& image, const Option
 }
 
 // The frame's device work up to the first wait: labels, statistics, and the counts with the first
-// `gathered` kept components written into the host list. Queued on `stream`, or recorded there for a graph.
+// `gathered` kept components written into the host list (with flsl-cd and flsl, the rest into the
+// device list in the same gather). Queued on `stream`, or recorded there for a graph.
 void FramePipeline::queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered,
                                 const LabelView* labels, StageTimer* timer, cudaStream_t stream) {
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
@@ -278,7 +280,7 @@ void FramePipeline::run_frame(const ImageView& image, const Options& options, Re
       copy_components(expected, n_out);
       mark(timer, "CopyToHost", stream_);
       check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
-    } else if (n_out > expected) {  // more than guessed: the rest through the device list (all of it if the host list moves)
+    } else if (n_out > expected) {  // more than guessed: the rest through the device list (all if the host list moves)
       const std::uint32_t from = n_out > host_capacity_ ? 0 : expected;
       grow_host_results(n_out);
       gather_in_raster_order(mask, scratch_, options, from, n_out, ComponentList{nullptr, scratch_.out}, nullptr,

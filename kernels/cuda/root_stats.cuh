@@ -3,7 +3,7 @@
 // run start, and run starts of a row are at least two pixels apart, so (row, x / 2) is a slot of
 // its own: ceil(width / 2) slots a row. Every statistic has 0 for identity (left is kept
 // complemented and taken with atomicMax), so no frame readies the slots: they are zeroed when
-// allocated, and the gather that reads a slot zeroes it again.
+// allocated (and after a frame that failed), and the gather that reads a slot zeroes it again.
 #pragma once
 
 #include <cstddef>

@@ -29,8 +29,14 @@ struct RowBlockScan {
 constexpr unsigned long long kScanAggregate = 1ull << 32;  // value = this block's own total
 constexpr unsigned long long kScanPrefix = 2ull << 32;     // value = total of this block and all before it
 
-// Thread 0 only: this block's index in start order.
-__device__ inline unsigned take_block_ticket(const RowBlockScan& scan) { return atomicAdd(&scan.state->ticket, 1u); }
+// Block-wide, first thing after the wait for the previous kernel: this block's index in start order.
+__device__ inline unsigned take_block_ticket(const RowBlockScan& scan) {
+  __shared__ unsigned block;
+  if (threadIdx.x == 0) block = atomicAdd(&scan.state->ticket, 1u);
+  __syncthreads();
+  if (block >= gridDim.x) __trap();  // the state was not left clean: a CUDA error, not wrong counts
+  return block;
+}
 
 // Warp-wide, one warp of block `index` (of `n_blocks`): publishes `total` and returns the sum of
 // the totals of blocks 0..index-1. Values must stay below 2^32. With CleanUp = false the state is

@@ -66,7 +66,7 @@ struct Scratch {
   std::uint32_t* n_selected = nullptr;
   unsigned* label_changed = nullptr;  // iterative labelings (8DLS): set by a pass that lowered a label
   FrameCounts* counts = nullptr;
-  Component* out = nullptr;             // long lists of kept components, copied to the host (compact.cuh)
+  Component* out = nullptr;             // long lists of kept components, copied to the host after the gather
   void* cub_temp = nullptr;
   std::size_t cub_temp_bytes = 0;
 

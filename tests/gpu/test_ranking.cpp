@@ -1,7 +1,7 @@
-// The components are numbered in one launch (RootFeaturesKernel for flsl-cd and flsl, which also
+// The components are numbered in one launch (LinkRankFeaturesKernel for flsl-cd and flsl, which also
 // adds up the features at the roots; LinkRankRootsKernel for naive and flsl-otf): the row blocks
 // add up their roots by a decoupled look-back whose state must be left clean for the next frame,
-// by the last block out (LinkRankRoots) or by the gather that follows (RootFeatures, whose gather
+// by the last block out (LinkRankRoots) or by the gather that follows (LinkRankFeatures, whose gather
 // also zeroes the root slots). These run frames of very different heights on one fresh analyzer,
 // so (from the second round, once the scratch stopped growing) a frame follows one with more row
 // blocks and their status words, and with another analysis and order, so each way of cleaning up
@@ -24,7 +24,7 @@ TEST(Ranking, HeightsChangeOnOneAnalyzer) {
       for (int connectivity : {4, 8}) {
         ccl::Options o;
         o.connectivity = connectivity;
-        o.analysis = kAnalyses[seed % 4];
+        o.analysis = kAnalyses[(seed + std::uint32_t(round)) % 4];  // over the rounds, each size in both
         if (seed % 5 == 0) o.order = ccl::Order::Area;  // the root slots gathered by rank, then sorted
         h.expect_agree(frames::random(s.w, s.h, 20 + 25 * round, 1 + round, seed++), o, true);
         if (::testing::Test::HasFailure()) return;
