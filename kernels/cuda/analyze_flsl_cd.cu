@@ -40,6 +40,14 @@ __device__ std::uint32_t rank_row_block(const DeviceMask& mask, unsigned block, 
   return before;
 }
 
+// The link step of a run starting at pixel p: p pointed straight at its root, which is returned.
+__device__ std::uint32_t link_to_root(std::uint32_t* labels, std::uint32_t p) {
+  const std::uint32_t parent = labels[p];
+  const std::uint32_t root = parent == p ? p : find_root(labels, parent);
+  if (root != parent) labels[p] = root;
+  return root;
+}
+
 // The link step, once per run instead of once per pixel: the run's start pixel is pointed at its
 // root, and a run that starts at its root (the component's first pixel) gets its rank among the
 // roots of the row. The blocks add up their roots in the same launch (row_block_scan.cuh), which
@@ -61,13 +69,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
   if (y < mask.height) {
     for_each_run_batch(mask, y, rings[warp], [&](bool valid, std::uint32_t start, std::uint32_t) {
       const std::uint32_t p = mask.index(int(start), y);
-      bool is_root = false;
-      if (valid) {
-        const std::uint32_t parent = labels[p];
-        const std::uint32_t root = parent == p ? p : find_root(labels, parent);
-        if (root != parent) labels[p] = root;
-        is_root = root == p;
-      }
+      const bool is_root = valid && link_to_root(labels, p) == p;
       const unsigned roots = __ballot_sync(kFullWarp, is_root);
       if (is_root) root_rank[p] = n_roots + __popc(roots & below);
       n_roots += __popc(roots);
@@ -129,8 +131,8 @@ __device__ void merge_features_cd(unsigned active, std::uint32_t key, RunFeature
 // run's lane does its own atomics.
 template <bool ConflictDetection>
 __global__ void __launch_bounds__(32 * kRowWarps)
-    LinkRankFeaturesKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank, std::uint32_t* row_offset,
-                       RowBlockScan scan, RootStats roots, FrameCounts* counts) {
+    LinkRankFeaturesKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank,
+                           std::uint32_t* row_offset, RowBlockScan scan, RootStats roots, FrameCounts* counts) {
   wait_for_previous_kernel();
   __shared__ RunRing rings[kRowWarps];
   __shared__ std::uint32_t row_roots[kRowWarps];
@@ -144,12 +146,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
     std::uint16_t* listed = roots.row_root_x + std::size_t(y) * row_slots;
     for_each_run_batch(mask, y, rings[warp], [&](bool valid, std::uint32_t start, std::uint32_t end) {
       const std::uint32_t p = mask.index(int(start), y);
-      std::uint32_t root = p;
-      if (valid) {
-        const std::uint32_t parent = labels[p];
-        root = parent == p ? p : find_root(labels, parent);
-        if (root != parent) labels[p] = root;
-      }
+      const std::uint32_t root = valid ? link_to_root(labels, p) : p;
       const bool is_root = valid && root == p;
       const unsigned roots_here = __ballot_sync(kFullWarp, is_root);
       if (is_root) {
@@ -161,7 +158,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
       const unsigned active = __ballot_sync(kFullWarp, valid);
       if (!valid) return;
       const std::uint32_t root_y = root / width;
-      const std::uint32_t slot = root_y * row_slots + (root - root_y * width) / 2;
+      const std::uint32_t slot = root_slot(root - root_y * width, root_y, row_slots);
       const std::uint32_t length = end - start;
       const RunFeatures f{length, start, end - 1, std::uint32_t(y),
                           (unsigned long long)(start + end - 1) * length / 2, (unsigned long long)y * length};

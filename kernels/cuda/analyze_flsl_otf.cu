@@ -148,7 +148,7 @@ __global__ void __launch_bounds__(kLabelThreads)
 template <int Connectivity>
 void analyze(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
   link_and_rank_roots(mask, s, stream, timer);  // the ranks that number the components
-  const std::uint32_t cap = (std::uint32_t(mask.width) + 1) / 2;  // most runs a row holds
+  const std::uint32_t cap = slots_per_row(mask.width);  // most runs a row holds
   const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
   RunLabelsKernel<<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, cap, s.segment_bounds, s.segment_parent,
                                                              s.run_features, s.segment_count);

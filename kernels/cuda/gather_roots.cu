@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(kThreads)
       while (offset[r + 1] <= j) ++r;
       const std::uint32_t y = std::uint32_t(y0 + r);
       const std::uint32_t x = roots.row_root_x[y * row_slots + (j - offset[r])];
-      const RunFeatures f = take_at_root(roots, y * row_slots + x / 2);
+      const RunFeatures f = take_at_root(roots, root_slot(x, y, row_slots));
       if constexpr (Dense) {
         to.stats.area[j] = f.area;
         to.stats.left[j] = f.left;

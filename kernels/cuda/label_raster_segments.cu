@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(kRowThreads)
 
 template <int Connectivity>
 void label(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
-  const std::uint32_t cap = (std::uint32_t(mask.width) + 1) / 2;  // most segments a row holds
+  const std::uint32_t cap = slots_per_row(mask.width);  // most segments a row holds
   const std::uint32_t h = std::uint32_t(mask.height);
   ExtractSegmentsKernel<<<h, kRowThreads, 0, stream>>>(mask, s.segment_bounds, s.segment_parent, s.segment_count,
                                                         cap);

@@ -170,6 +170,7 @@ void FramePipeline::reserve_upload(int width, int height) {
 void FramePipeline::fit(const ImageView& image, const Options& options) {
   reserve_pixels(std::size_t(image.width) * image.height, image.height, segments_for(options), image.width,
                  image.height);
+  clear_state_left_by_a_failure();
 }
 
 void FramePipeline::grow_host_results(std::uint32_t n, std::uint32_t keep) {
@@ -198,7 +199,6 @@ void FramePipeline::copy_components(std::uint32_t first, std::uint32_t end) {
 
 void FramePipeline::label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer) {
   fit(image, options);  // host comparisons only once the scratch fits
-  clear_state_left_by_a_failure();
   try {
     queue_label_and_analyze(image, options, timer, stream_);
   } catch (...) {
@@ -263,7 +263,6 @@ void FramePipeline::run_frame(const ImageView& image, const Options& options, Re
   if (keeps_without_counts(options)) {
     // Gathered into the host list on the last frame's count, before this one's is known: one wait, not two.
     fit(image, options);  // allocations first: none may happen while a graph is captured
-    clear_state_left_by_a_failure();
     const std::uint32_t guess = expected_kept_ ? expected_kept_ : kFirstExpected;
     const auto expected = std::uint32_t(std::min<std::size_t>({guess, options.max_objects, scratch_.max_components}));
     grow_host_results(expected);
@@ -275,17 +274,17 @@ void FramePipeline::run_frame(const ImageView& image, const Options& options, Re
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
-    if (n_out > expected && features_at_roots(options)) {  // the rest is in the device list already
-      grow_host_results(n_out, expected);
-      copy_components(expected, n_out);
-      mark(timer, "CopyToHost", stream_);
-      check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
-    } else if (n_out > expected) {  // more than guessed: the rest through the device list (all if the host list moves)
-      const std::uint32_t from = n_out > host_capacity_ ? 0 : expected;
-      grow_host_results(n_out);
-      gather_in_raster_order(mask, scratch_, options, from, n_out, ComponentList{nullptr, scratch_.out}, nullptr,
-                             stream_, timer);
-      copy_components(from, n_out);
+    if (n_out > expected) {  // more than guessed: the rest through the device list
+      if (features_at_roots(options)) {  // there already, from the one gather
+        grow_host_results(n_out, expected);
+        copy_components(expected, n_out);
+      } else {  // gathered again (all of it if the host list moves)
+        const std::uint32_t from = n_out > host_capacity_ ? 0 : expected;
+        grow_host_results(n_out);
+        gather_in_raster_order(mask, scratch_, options, from, n_out, ComponentList{nullptr, scratch_.out}, nullptr,
+                               stream_, timer);
+        copy_components(from, n_out);
+      }
       mark(timer, "CopyToHost", stream_);
       check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     }

@@ -36,7 +36,7 @@ class FramePipeline {
   // `image.data` is device memory; calls fit() first, so a frame never runs on scratch too small.
   void label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer);
   // Grows the scratch when this frame, or the segment arrays its options use, do not fit (the only
-  // allocation a frame can cause).
+  // allocation a frame can cause), and zeroes what a frame that threw may have left half used.
   void fit(const ImageView& image, const Options& options);
 
   // `while_device_works`, when given, runs once on this thread after the frame's device work is

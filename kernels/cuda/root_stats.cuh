@@ -6,7 +6,6 @@
 // allocated (and after a frame that failed), and the gather that reads a slot zeroes it again.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 
 namespace ccl::cuda {
@@ -24,10 +23,10 @@ struct RootStats {
   std::uint16_t* row_root_x;  // x of each root of row y, in order, at slots y * slots_per_row(width) on
 };
 
-__host__ __device__ inline std::uint32_t slots_per_row(int width) { return std::uint32_t(width + 1) / 2; }
-
-// Slots a frame of `pixels` pixels and `height` rows may use: height * ceil(width / 2).
-inline std::size_t root_slots(std::size_t pixels, int height) { return (pixels + std::size_t(height) + 1) / 2; }
+// The slot of the root at (x, y) in a frame of `row_slots` = slots_per_row(width) slots a row.
+__device__ inline std::uint32_t root_slot(std::uint32_t x, std::uint32_t y, std::uint32_t row_slots) {
+  return y * row_slots + x / 2;
+}
 
 // One run's features, or those of several runs of one component added up.
 struct RunFeatures {

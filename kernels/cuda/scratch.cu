@@ -31,7 +31,7 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.labels = c.take<std::uint32_t>(pixels);
   s.root_rank = c.take<std::uint32_t>(pixels);
   s.row_offset = c.take<std::uint32_t>(std::size_t(height) + 1);
-  const std::size_t slots = s.max_root_slots;
+  const std::size_t slots = half_row_slots(pixels, height);
   s.root_stats.area = c.take<std::uint32_t>(slots);
   s.root_stats.not_left = c.take<std::uint32_t>(slots);
   s.root_stats.right = c.take<std::uint32_t>(slots);
@@ -61,7 +61,7 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
 
 void carve_segments(Scratch& s, Carver& c, SegmentArrays segments) {
   const std::size_t height = std::size_t(s.max_height);
-  const std::size_t slots = (s.max_pixels + height + 1) / 2;  // ceil(width / 2) a row
+  const std::size_t slots = half_row_slots(s.max_pixels, s.max_height);
   s.segment_bounds = c.take<std::uint16_t>(2 * slots);
   s.segment_parent = c.take<std::uint32_t>(slots);
   s.segment_count = c.take<std::uint32_t>(height);
@@ -98,7 +98,6 @@ void allocate_scratch(Scratch& s, std::size_t pixels, int height, SegmentArrays 
   grown.max_pixels = pixels;
   grown.max_height = height;
   grown.max_components = (pixels + 1) / 2;
-  grown.max_root_slots = root_slots(pixels, height);
   grown.cub_temp_bytes = compact_temp_bytes(grown.max_components);
   Carver sizing(nullptr);
   carve(grown, sizing, pixels, height);
@@ -137,7 +136,7 @@ std::size_t scan_state_bytes(const Scratch& s) {
 void clear_frame_state(const Scratch& s, cudaStream_t stream) {
   check(cudaMemsetAsync(s.row_block_scan.state, 0, scan_state_bytes(s), stream), "cudaMemsetAsync (ranking state)");
   const RootStats& r = s.root_stats;
-  const std::size_t n = s.max_root_slots;
+  const std::size_t n = half_row_slots(s.max_pixels, s.max_height);
   for (const auto& [p, bytes] : {std::pair<void*, std::size_t>{r.area, 4 * n}, {r.not_left, 4 * n}, {r.right, 4 * n},
                                  {r.bottom, 4 * n}, {r.sum_x, 8 * n}, {r.sum_y, 8 * n}})
     check(cudaMemsetAsync(p, 0, bytes, stream), "cudaMemsetAsync (root statistics)");

@@ -33,6 +33,12 @@ struct ProvisionalFeatures {
   unsigned long long sum_x, sum_y;
 };
 
+// Most runs a row of `width` pixels holds: the segment arrays and the root slots give each row
+// this many slots.
+__host__ __device__ inline std::uint32_t slots_per_row(int width) { return std::uint32_t(width + 1) / 2; }
+// Slots all rows of frames of up to `pixels` pixels and `height` rows take: height * ceil(width / 2) at most.
+inline std::size_t half_row_slots(std::size_t pixels, int height) { return (pixels + std::size_t(height) + 1) / 2; }
+
 // What the host reads back of a frame, right before the kept components in its pinned list.
 struct FrameCounts {
   std::uint32_t n_components;  // before filtering
@@ -56,9 +62,8 @@ struct Scratch {
   std::uint32_t* labels = nullptr;      // union-find parent per pixel (width * height, dense)
   std::uint32_t* root_rank = nullptr;   // at each root pixel: its rank among the roots of its row
   std::uint32_t* row_offset = nullptr;  // components whose root is in an earlier row; [height] = n_components
-  RowBlockScan row_block_scan{};        // the ranking's state: zeroed once (clear_frame_state), then clean after each frame
-  RootStats root_stats{};               // flsl-cd and flsl: per root slot (root_stats.cuh), zero between frames
-  std::size_t max_root_slots = 0;
+  RowBlockScan row_block_scan{};        // the ranking's state: zeroed by clear_frame_state, clean after each frame
+  RootStats root_stats{};               // flsl-cd and flsl: half_row_slots() slots, zero between frames
   ComponentStats stats{};
   std::uint32_t* order = nullptr;       // component (raster rank) at each position of the chosen order
   std::uint32_t* sort_keys = nullptr;   // sorted areas, then reused as the final label per component
@@ -73,8 +78,8 @@ struct Scratch {
   void* arena = nullptr;
   std::size_t arena_bytes = 0;
 
-  // raster-segments labeling, then the flsl-otf analysis's runs: ceil(width / 2) segment slots a
-  // row, (max_pixels + max_height + 1) / 2 in all; null until a frame needs them (segments_held)
+  // raster-segments labeling, then the flsl-otf analysis's runs: slots_per_row(width) segment slots a
+  // row, half_row_slots(max_pixels, max_height) in all; null until a frame needs them (segments_held)
   std::uint16_t* segment_bounds = nullptr;  // first and last x of each segment
   std::uint32_t* segment_parent = nullptr;  // union-find parent per segment
   std::uint32_t* segment_count = nullptr;   // segments per row (height)
