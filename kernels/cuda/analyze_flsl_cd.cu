@@ -17,10 +17,9 @@ namespace {
 // Warp 0 of a row block whose warps found `row_roots[w]` roots in row block * kRowWarps + w: adds
 // up the blocks' roots (row_block_scan.cuh) and writes its rows' offsets; the last block writes
 // the frame's totals. Returns the number of components before this block's (lane 0).
-template <bool CleanUp>
 __device__ std::uint32_t rank_row_block(const DeviceMask& mask, unsigned block, const std::uint32_t* row_roots,
                                         std::uint32_t* row_offset, const RowBlockScan& scan, FrameCounts* counts,
-                                        std::uint32_t* block_total) {
+                                        std::uint32_t& block_total) {
   const int lane = lane_id();
   const std::uint32_t mine = lane < kRowWarps ? row_roots[lane] : 0u;
   std::uint32_t inclusive = mine;
@@ -29,14 +28,14 @@ __device__ std::uint32_t rank_row_block(const DeviceMask& mask, unsigned block, 
     if (lane >= d) inclusive += v;
   }
   const std::uint32_t total = __shfl_sync(kFullWarp, inclusive, kRowWarps - 1);
-  const std::uint32_t before = exclusive_block_prefix<CleanUp>(scan, block, gridDim.x, total);
+  const std::uint32_t before = exclusive_block_prefix(scan, block, gridDim.x, total);
   const int row = int(block) * kRowWarps + lane;
   if (lane < kRowWarps && row < mask.height) row_offset[row] = before + inclusive - mine;
   if (lane == 0 && block == gridDim.x - 1) {
     row_offset[mask.height] = before + total;
     *counts = FrameCounts{before + total, before + total};  // CountInRangeKernel takes out the filtered ones
   }
-  if (block_total) *block_total = total;
+  block_total = total;
   return before;
 }
 
@@ -53,7 +52,8 @@ __device__ std::uint32_t link_to_root(std::uint32_t* labels, std::uint32_t p) {
 // roots of the row. The blocks add up their roots in the same launch (row_block_scan.cuh), which
 // numbers the components in raster order: each block readies the statistics of its own components
 // and writes its rows' offsets, and the last block the counts the host reads back. (The naive and
-// flsl-otf analyses; flsl-cd and flsl link, rank and add up features in one pass, below.)
+// flsl-otf analyses; flsl-cd and flsl link and add up features in one pass, below, and the gather
+// that follows it adds up the roots.)
 __global__ void __launch_bounds__(32 * kRowWarps)
     LinkRankRootsKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank, std::uint32_t* row_offset,
                         RowBlockScan scan, ComponentStats stats, FrameCounts* counts) {
@@ -78,7 +78,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
   if (lane == 0) row_roots[warp] = n_roots;
   __syncthreads();
   if (warp == 0) {
-    const std::uint32_t before = rank_row_block<true>(mask, block, row_roots, row_offset, scan, counts, &block_roots);
+    const std::uint32_t before = rank_row_block(mask, block, row_roots, row_offset, scan, counts, block_roots);
     if (lane == 0) first_id = before;
   }
   __syncthreads();
@@ -122,23 +122,21 @@ __device__ void merge_features_cd(unsigned active, std::uint32_t key, RunFeature
   if (leader) add(f);
 }
 
-// The link step, the ranking and the features in one pass over the runs. Each run's start is
-// pointed at its root and the run's features are added at the root's slot (root_stats.cuh), which
-// needs no rank; a run that starts at its root (the component's first pixel) gets its rank among
-// the roots of its row and is listed there; the blocks add up their roots (row_block_scan.cuh),
-// which numbers the components in raster order. GatherRootsKernel, launched next, turns the slots
-// into components and clears the ranking's state. ConflictDetection = false is plain FLSL: every
-// run's lane does its own atomics.
+// The link step and the features in one pass over the runs. Each run's start is pointed at its
+// root and the run's features are added at the root's slot (root_stats.cuh), which needs no rank;
+// a run that starts at its root (the component's first pixel) gets its rank among the roots of its
+// row and is listed there. The block leaves each row's count of roots in row_offset and its own in
+// block_roots: GatherRootsKernel, launched next, adds those up into ranks, so the blocks here never
+// wait for each other. ConflictDetection = false is plain FLSL: every run's lane does its own atomics.
 template <bool ConflictDetection>
 __global__ void __launch_bounds__(32 * kRowWarps)
     LinkRankFeaturesKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank,
-                           std::uint32_t* row_offset, RowBlockScan scan, RootStats roots, FrameCounts* counts) {
+                           std::uint32_t* row_offset, std::uint32_t* block_roots, RootStats roots) {
   wait_for_previous_kernel();
   __shared__ RunRing rings[kRowWarps];
   __shared__ std::uint32_t row_roots[kRowWarps];
-  const unsigned block = take_block_ticket(scan);
   const int warp = threadIdx.x / 32, lane = lane_id();
-  const int y = int(block) * kRowWarps + warp;
+  const int y = int(blockIdx.x) * kRowWarps + warp;
   const unsigned below = lanes_below(lane);
   const std::uint32_t width = std::uint32_t(mask.width), row_slots = slots_per_row(mask.width);
   std::uint32_t n_roots = 0;
@@ -169,10 +167,15 @@ __global__ void __launch_bounds__(32 * kRowWarps)
         add_at_root(roots, slot, f);
       }
     });
+    if (lane == 0) row_offset[y] = n_roots;
   }
   if (lane == 0) row_roots[warp] = n_roots;
   __syncthreads();
-  if (warp == 0) rank_row_block<false>(mask, block, row_roots, row_offset, scan, counts, nullptr);
+  if (warp == 0) {
+    std::uint32_t n = lane < kRowWarps ? row_roots[lane] : 0u;
+    for (int offset = kRowWarps / 2; offset > 0; offset /= 2) n += __shfl_down_sync(kFullWarp, n, offset);
+    if (lane == 0) block_roots[blockIdx.x] = n;
+  }
 }
 
 unsigned row_blocks(const DeviceMask& mask) { return unsigned(mask.height + kRowWarps - 1) / kRowWarps; }
@@ -190,7 +193,7 @@ void add_features_at_roots(const DeviceMask& mask, Scratch& s, bool conflict_det
                            StageTimer* timer) {
   const auto kernel = conflict_detection ? LinkRankFeaturesKernel<true> : LinkRankFeaturesKernel<false>;
   check(launch_dependent(kernel, row_blocks(mask), 32 * kRowWarps, stream, mask, s.labels, s.root_rank, s.row_offset,
-                         s.row_block_scan, s.root_stats, s.counts),
+                         s.row_block_roots, s.root_stats),
         "LinkRankFeaturesKernel");
   mark(timer, conflict_detection ? "LinkRankFeaturesKernel" : "LinkRankFeaturesKernel(flsl)", stream);
 }

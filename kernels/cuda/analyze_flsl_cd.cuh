@@ -24,10 +24,11 @@ void analyze_flsl_cd(const DeviceMask& mask, Scratch& scratch, cudaStream_t stre
 // Plain FLSL (analysis=flsl): the same runs, one atomic per run per feature, no conflict detection.
 void analyze_flsl(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream, StageTimer* timer);
 
-// The first kernel of both, by itself: each run start linked to its root, roots ranked
-// (scratch.root_rank, scratch.row_offset, scratch.counts) and the features added up at the roots
-// (scratch.root_stats). One of the gathers of gather_roots.cuh must follow: it leaves the root
-// slots and the ranking's state zeroed for the next frame.
+// The first kernel of both, by itself: each run start linked to its root, each root ranked among
+// the roots of its row (scratch.root_rank), the roots counted per row (in scratch.row_offset) and
+// per row block (scratch.row_block_roots), and the features added up at the roots
+// (scratch.root_stats). One of the gathers of gather_roots.cuh must follow: it turns the counts
+// into row offsets and scratch.counts, and leaves the root slots zeroed for the next frame.
 void add_features_at_roots(const DeviceMask& mask, Scratch& scratch, bool conflict_detection, cudaStream_t stream,
                            StageTimer* timer);
 

@@ -2,7 +2,6 @@
 
 #include "cuda_check.hpp"
 #include "dependent_launch.cuh"
-#include "row_block_scan.cuh"
 #include "stage_timer.cuh"
 
 namespace ccl::cuda {
@@ -19,26 +18,61 @@ struct Destination {
   std::uint32_t on_host, max_objects;
 };
 
-// Block b takes the roots of rows b * kRowWarps on, ranks row_offset[first row] to
-// row_offset[past the last row], in chunks of one per thread. Lists: each chunk is staged in shared
-// memory and stored as contiguous 8-byte words (into host memory a store costs a bus write however
-// few of its bytes it carries). Block 0 also clears the ranking's state.
+__device__ std::uint32_t warp_sum(std::uint32_t v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullWarp, v, offset);
+  return v;
+}
+
+// Block b takes the roots of rows b * kRowWarps on. It ranks them itself: it adds up the roots of
+// the row blocks before it and of the whole frame (a few hundred words, read by all threads at
+// once, where a look-back across the blocks would be a chain of waits), then its rows' counts into
+// their offsets, which it writes over the counts. Then the components, in chunks of one per
+// thread. Lists: each chunk is staged in shared memory and stored as contiguous 8-byte words
+// (into host memory a store costs a bus write however few of its bytes it carries).
 template <bool Dense>
 __global__ void __launch_bounds__(kThreads)
-    GatherRootsKernel(DeviceMask mask, const std::uint32_t* row_offset, RowBlockScan scan, RootStats roots,
-                      const FrameCounts* counts, Destination to) {
+    GatherRootsKernel(DeviceMask mask, std::uint32_t* row_offset, const std::uint32_t* block_roots, RootStats roots,
+                      FrameCounts* counts, Destination to) {
   static_assert(sizeof(Component) % 8 == 0 && alignof(Component) == 8, "components are copied as 8-byte words");
   __shared__ Component staged[Dense ? 1 : kThreads];
   __shared__ std::uint32_t offset[kRowWarps + 1];
+  __shared__ std::uint32_t warp_before[kThreads / 32], warp_total[kThreads / 32];
+  __shared__ std::uint32_t n_components;
   wait_for_previous_kernel();
-  if (blockIdx.x == 0) clear_row_block_scan(scan, gridDim.x);
   const int y0 = int(blockIdx.x) * kRowWarps, rows = min(kRowWarps, mask.height - y0);
-  if (int(threadIdx.x) <= rows) offset[threadIdx.x] = row_offset[y0 + int(threadIdx.x)];
-  const FrameCounts frame = *counts;
-  if (!Dense && to.counts && blockIdx.x == 0 && threadIdx.x == 0) *to.counts = frame;
+  std::uint32_t before = 0, total = 0;
+  for (unsigned i = threadIdx.x; i < gridDim.x; i += kThreads) {
+    const std::uint32_t n = block_roots[i];
+    total += n;
+    if (i < blockIdx.x) before += n;
+  }
+  before = warp_sum(before);
+  total = warp_sum(total);
+  if (lane_id() == 0) {
+    warp_before[threadIdx.x / 32] = before;
+    warp_total[threadIdx.x / 32] = total;
+  }
+  if (int(threadIdx.x) < rows) offset[threadIdx.x + 1] = row_offset[y0 + int(threadIdx.x)];
   __syncthreads();
+  if (threadIdx.x == 0) {
+    offset[0] = 0;
+    n_components = 0;
+    for (int w = 0; w < kThreads / 32; ++w) {
+      offset[0] += warp_before[w];
+      n_components += warp_total[w];
+    }
+    for (int r = 0; r < rows; ++r) offset[r + 1] += offset[r];
+  }
+  __syncthreads();
+  if (int(threadIdx.x) < rows) row_offset[y0 + int(threadIdx.x)] = offset[threadIdx.x];
+  const std::uint32_t n = n_components;
+  if (threadIdx.x == 0 && blockIdx.x == gridDim.x - 1) row_offset[mask.height] = n;
+  if (threadIdx.x == 0 && blockIdx.x == 0) {
+    *counts = FrameCounts{n, n};  // CountInRangeKernel takes out the filtered ones
+    if (!Dense && to.counts) *to.counts = FrameCounts{n, n};
+  }
   const std::uint32_t row_slots = slots_per_row(mask.width);
-  const std::uint32_t kept = min(frame.n_in_range, to.max_objects);
+  const std::uint32_t kept = min(n, to.max_objects);
   for (std::uint32_t first = offset[0]; first < offset[rows]; first += kThreads) {
     const std::uint32_t j = first + threadIdx.x;
     if (j < offset[rows]) {
@@ -87,7 +121,7 @@ void launch(const DeviceMask& mask, Scratch& s, bool dense, const Destination& t
             StageTimer* timer) {
   const unsigned blocks = unsigned(mask.height + kRowWarps - 1) / kRowWarps;
   const auto kernel = dense ? GatherRootsKernel<true> : GatherRootsKernel<false>;
-  check(launch_dependent(kernel, blocks, kThreads, stream, mask, s.row_offset, s.row_block_scan, s.root_stats,
+  check(launch_dependent(kernel, blocks, kThreads, stream, mask, s.row_offset, s.row_block_roots, s.root_stats,
                          s.counts, to),
         "GatherRootsKernel");
   mark(timer, "GatherRootsKernel", stream);

@@ -1,7 +1,7 @@
 // The gathers that follow add_features_at_roots (analyze_flsl_cd.cuh): the statistics at the root
-// slots (root_stats.cuh) become components in raster order, and the slots and the ranking's state
-// are zeroed for the next frame. One block per row block of the ranking: the roots of its rows
-// have consecutive ranks, from their row offsets.
+// slots (root_stats.cuh) become components in raster order, and the slots are zeroed for the next
+// frame. One block per row block of add_features_at_roots: from the counts of roots it left per row
+// and per row block, each block ranks its own roots and writes its rows' offsets.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -2,9 +2,8 @@
 // decoupled look-back): each block publishes its own total at once, then adds up its predecessors'
 // totals, stopping at the first one that has published its inclusive prefix. Blocks take their
 // index from a ticket in the order they start, so a block only ever waits for blocks that are
-// already running. The state is zeroed once, when it is allocated, and left zeroed after each
-// launch: by the last block out of its look-back, or (cheaper: no exit count) by the kernel that
-// follows, which calls clear_row_block_scan().
+// already running. The state is zeroed once, when it is allocated, and the last block out of its
+// look-back leaves it zeroed for the next launch.
 #pragma once
 
 #include <cstdint>
@@ -39,9 +38,7 @@ __device__ inline unsigned take_block_ticket(const RowBlockScan& scan) {
 }
 
 // Warp-wide, one warp of block `index` (of `n_blocks`): publishes `total` and returns the sum of
-// the totals of blocks 0..index-1. Values must stay below 2^32. With CleanUp = false the state is
-// left for the next kernel to clear.
-template <bool CleanUp = true>
+// the totals of blocks 0..index-1. Values must stay below 2^32.
 __device__ inline std::uint32_t exclusive_block_prefix(const RowBlockScan& scan, unsigned index, unsigned n_blocks,
                                                        std::uint32_t total) {
   const int lane = lane_id();
@@ -61,10 +58,6 @@ __device__ inline std::uint32_t exclusive_block_prefix(const RowBlockScan& scan,
     before += __shfl_sync(kFullWarp, part, 0);
     if (prefixes) break;
   }
-  if constexpr (!CleanUp) {
-    if (lane == 0 && index != 0) status[index] = kScanPrefix | (before + total);
-    return before;
-  }
   bool last_out = false;
   if (lane == 0) {
     if (index != 0) status[index] = kScanPrefix | (before + total);
@@ -80,13 +73,6 @@ __device__ inline std::uint32_t exclusive_block_prefix(const RowBlockScan& scan,
     }
   }
   return before;
-}
-
-// One block of the kernel after a launch of exclusive_block_prefix<false> over `n_blocks` blocks
-// (which has finished: its results are visible) zeroes the state for the next launch.
-__device__ inline void clear_row_block_scan(const RowBlockScan& scan, unsigned n_blocks) {
-  for (unsigned i = threadIdx.x; i < n_blocks; i += blockDim.x) scan.status[i] = 0;
-  if (threadIdx.x == 0) *scan.state = RowBlockScanState{0, 0};
 }
 
 }  // namespace ccl::cuda

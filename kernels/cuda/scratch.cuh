@@ -63,6 +63,7 @@ struct Scratch {
   std::uint32_t* root_rank = nullptr;   // at each root pixel: its rank among the roots of its row
   std::uint32_t* row_offset = nullptr;  // components whose root is in an earlier row; [height] = n_components
   RowBlockScan row_block_scan{};        // the ranking's state: zeroed by clear_frame_state, clean after each frame
+  std::uint32_t* row_block_roots = nullptr;  // flsl-cd and flsl: roots per block of kRowWarps rows, for the gather
   RootStats root_stats{};               // flsl-cd and flsl: half_row_slots() slots, zero between frames
   ComponentStats stats{};
   std::uint32_t* order = nullptr;       // component (raster rank) at each position of the chosen order
