@@ -36,8 +36,8 @@ __device__ unsigned right_bits(const unsigned* row, int k) {
 // Local merge of one 128x64 tile, one thread per 32-pixel word (two 16-byte loads). The union-find
 // nodes are the tile row runs, indexed by their first pixel: Chen's row scan and unification give
 // each pixel its run start in one step from the foreground bits, the column scan points each run
-// start at the run above it, and local union-find then joins the remaining contacts between runs
-// of adjacent rows, once each at the first pixel of a contact. Labels are written only for run
+// start at the run above it (the unification then flattens those chains), and local union-find
+// joins the remaining contacts between runs of adjacent rows, once each at the first pixel of a contact. Labels are written only for run
 // starts and the tile border, the pixels later stages read.
 template <int Connectivity>
 __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mask, std::uint32_t* labels) {
@@ -63,6 +63,11 @@ __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mas
     parent[slot(base + pos)] = (up >> (pos % 32)) & 1u ? base - kTileWidth + run_start(up_row, pos) : base + pos;
   }
   __syncthreads();
+
+  // Chen's row-column unification: the column scan leaves a vertical chain as deep as an object is
+  // tall; every linked run start halving its path at once flattens the chains before the unions
+  // walk them (no barrier: a warp that reaches the unions early only walks a longer path).
+  for (unsigned s = starts & up; s; s &= s - 1) find_root_compress(parent, base + 32 * k + __ffs(s) - 1, slot);
 
   if (ly > 0) {
     const unsigned left = left_bits(row, k), up_left = left_bits(up_row, k);
