@@ -36,6 +36,7 @@ struct DeviceMask {
       const unsigned t = threshold * 0x01010101u;
       return byte_bits(v.x, t) | byte_bits(v.y, t) << 4 | byte_bits(v.z, t) << 8 | byte_bits(v.w, t) << 12;
     }
+    if (x >= width) return 0u;  // the lanes past a row's end, every row: skip the loop below
     unsigned bits = 0;
 #pragma unroll
     for (int i = 0; i < 16; ++i)

@@ -24,19 +24,48 @@ __device__ std::uint32_t find_root(Parents parent, std::uint32_t i) {
   return i;
 }
 
-// Root of i, halving the path on the way (each visited node skips to its grandparent). The
-// shortcut is an atomicMin, so it can never undo a link another thread just made, and a root
-// (the only node unite() links) is never written here.
+// One step of a path-halving walk from i, while `walking`: i skips to its grandparent, or stops at
+// the root it reached. The shortcut is an atomicMin, so it can never undo a link another thread
+// just made, and a root (the only node unite() links) is never written here.
+template <class T, class Slot>
+__device__ void halve_step(T* parent, std::uint32_t& i, bool& walking, std::uint32_t p, std::uint32_t grandparent,
+                           Slot slot) {
+  if (!walking) return;
+  if (p == i) {
+    walking = false;
+  } else if (grandparent == p) {
+    i = p;
+    walking = false;
+  } else {
+    atomicMin(parent + slot(i), grandparent);
+    i = grandparent;
+  }
+}
+
+// Root of i, halving the path on the way (each visited node skips to its grandparent).
 template <class T, class Slot = SameSlot>
 __device__ std::uint32_t find_root_compress(T* parent, std::uint32_t i, Slot slot = {}) {
   volatile T* fresh = parent;
-  for (;;) {
+  for (bool walking = true; walking;) {
     const std::uint32_t p = fresh[slot(i)];
-    if (p == i) return i;
-    const std::uint32_t grandparent = fresh[slot(p)];
-    if (grandparent == p) return p;
-    atomicMin(parent + slot(i), grandparent);
-    i = grandparent;
+    halve_step(parent, i, walking, p, p != i ? fresh[slot(p)] : p, slot);
+  }
+  return i;
+}
+
+// find_root_compress of a and of b, walked in step: each step of a path is a load that waits for
+// the one before, so walking both at once overlaps their latencies (hundreds of cycles a step in
+// global memory).
+template <class T, class Slot>
+__device__ void find_both_roots(T* parent, std::uint32_t& a, std::uint32_t& b, Slot slot) {
+  volatile T* fresh = parent;
+  bool walking_a = true, walking_b = true;
+  while (walking_a || walking_b) {
+    const std::uint32_t pa = walking_a ? fresh[slot(a)] : a, pb = walking_b ? fresh[slot(b)] : b;
+    const std::uint32_t ga = walking_a && pa != a ? fresh[slot(pa)] : pa;
+    const std::uint32_t gb = walking_b && pb != b ? fresh[slot(pb)] : pb;
+    halve_step(parent, a, walking_a, pa, ga, slot);
+    halve_step(parent, b, walking_b, pb, gb, slot);
   }
 }
 
@@ -45,8 +74,7 @@ __device__ std::uint32_t find_root_compress(T* parent, std::uint32_t i, Slot slo
 template <class T, class Slot = SameSlot>
 __device__ void unite(T* parent, std::uint32_t a, std::uint32_t b, Slot slot = {}) {
   for (;;) {
-    a = find_root_compress(parent, a, slot);
-    b = find_root_compress(parent, b, slot);
+    find_both_roots(parent, a, b, slot);
     if (a == b) return;
     if (a < b) {
       const std::uint32_t t = a;
