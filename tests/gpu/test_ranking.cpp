@@ -1,13 +1,14 @@
-// The components are numbered in one launch (LinkRankFeaturesKernel for flsl-cd and flsl, which also
-// adds up the features at the roots; LinkRankRootsKernel for naive and flsl-otf): the row blocks
-// add up their roots by a decoupled look-back whose state must be left clean for the next frame,
-// by the last block out (LinkRankRoots) or by the gather that follows (LinkRankFeatures, whose gather
-// also zeroes the root slots). These run frames of very different heights on one fresh analyzer,
-// so (from the second round, once the scratch stopped growing) a frame follows one with more row
-// blocks and their status words, and with another analysis and order, so each way of cleaning up
-// follows the other; frames of up to 513 row blocks, so a block may look back past one warp's
-// window of 32 when it runs ahead of the others (timing decides); and blocks that rank thousands
-// of components each. CUDA == CPU == oracle, label maps included.
+// The components are numbered in raster order by row blocks of 8 rows. naive and flsl-otf
+// (LinkRankRootsKernel) add up the blocks' roots by a decoupled look-back whose state the last
+// block out must leave clean for the next frame; flsl-cd and flsl (LinkRankFeaturesKernel, which
+// also adds up the features at the roots) leave counts per row and row block, and each block of the
+// gather adds up the counts before it and zeroes the root slots it read. These run frames of very
+// different heights on one fresh analyzer, so (from the second round, once the scratch stopped
+// growing) a frame follows one with more row blocks, and with another analysis and order, so each
+// way of numbering follows the other on what it left; frames of up to 513 row blocks, so a
+// look-back may reach past one warp's window of 32 when a block runs ahead of the others (timing
+// decides) and a gather block adds up hundreds of counts; and blocks that rank thousands of
+// components each. CUDA == CPU == oracle, label maps included.
 #include "gpu_harness.hpp"
 
 namespace {
