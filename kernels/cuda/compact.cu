@@ -23,7 +23,8 @@ bool filters_area(const Options& o) { return o.min_area > 0 || o.max_area != kUn
 
 unsigned blocks_for(std::size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 
-// n_in_range starts at n (the ranking kernel writes both), so counting the ones outside needs no memset.
+// n_in_range starts at n (the kernel that numbers the components writes both), so counting the ones
+// outside needs no memset.
 __global__ void __launch_bounds__(kThreads) CountInRangeKernel(const std::uint32_t* n_components, const std::uint32_t* area,
                                                               std::uint32_t min_area, std::uint32_t max_area,
                                                               FrameCounts* counts) {

@@ -23,12 +23,16 @@ __device__ std::uint32_t warp_sum(std::uint32_t v) {
   return v;
 }
 
-// Block b takes the roots of rows b * kRowWarps on. It ranks them itself: it adds up the roots of
-// the row blocks before it and of the whole frame (a few hundred words, read by all threads at
-// once, where a look-back across the blocks would be a chain of waits), then its rows' counts into
-// their offsets, which it writes over the counts. Then the components, in chunks of one per
-// thread. Lists: each chunk is staged in shared memory and stored as contiguous 8-byte words
-// (into host memory a store costs a bus write however few of its bytes it carries).
+// Block b takes the roots of rows b * kRowWarps on and numbers them itself: it adds up the roots of
+// the row blocks before it, read by all its threads at once (a look-back across the blocks would be
+// a chain of waits; these reads grow with the height squared: reading every block's count in every
+// block took 28 us at 65536 rows on the H100, and this reads half of that), then its rows' counts
+// into their offsets, which it writes over the counts. Block 0 adds up the whole frame instead and
+// writes the counts: it starts first (the counts written by the last block instead made the gather
+// 0.3-0.6 us longer on the H100).
+// Then the components, in chunks of one per thread. Lists: each chunk is staged in shared memory
+// and stored as contiguous 8-byte words (into host memory a store costs a bus write however few of
+// its bytes it carries).
 template <bool Dense>
 __global__ void __launch_bounds__(kThreads)
     GatherRootsKernel(DeviceMask mask, std::uint32_t* row_offset, const std::uint32_t* block_roots, RootStats roots,
@@ -36,43 +40,30 @@ __global__ void __launch_bounds__(kThreads)
   static_assert(sizeof(Component) % 8 == 0 && alignof(Component) == 8, "components are copied as 8-byte words");
   __shared__ Component staged[Dense ? 1 : kThreads];
   __shared__ std::uint32_t offset[kRowWarps + 1];
-  __shared__ std::uint32_t warp_before[kThreads / 32], warp_total[kThreads / 32];
-  __shared__ std::uint32_t n_components;
+  __shared__ std::uint32_t warp_sums[kThreads / 32];
   wait_for_previous_kernel();
   const int y0 = int(blockIdx.x) * kRowWarps, rows = min(kRowWarps, mask.height - y0);
-  std::uint32_t before = 0, total = 0;
-  for (unsigned i = threadIdx.x; i < gridDim.x; i += kThreads) {
-    const std::uint32_t n = block_roots[i];
-    total += n;
-    if (i < blockIdx.x) before += n;
-  }
-  before = warp_sum(before);
-  total = warp_sum(total);
-  if (lane_id() == 0) {
-    warp_before[threadIdx.x / 32] = before;
-    warp_total[threadIdx.x / 32] = total;
-  }
+  const bool block_zero = blockIdx.x == 0;
+  std::uint32_t sum = 0;
+  for (unsigned i = threadIdx.x; i < (block_zero ? gridDim.x : blockIdx.x); i += kThreads) sum += block_roots[i];
+  sum = warp_sum(sum);
+  if (lane_id() == 0) warp_sums[threadIdx.x / 32] = sum;
   if (int(threadIdx.x) < rows) offset[threadIdx.x + 1] = row_offset[y0 + int(threadIdx.x)];
   __syncthreads();
   if (threadIdx.x == 0) {
-    offset[0] = 0;
-    n_components = 0;
-    for (int w = 0; w < kThreads / 32; ++w) {
-      offset[0] += warp_before[w];
-      n_components += warp_total[w];
+    std::uint32_t n = 0;
+    for (int w = 0; w < kThreads / 32; ++w) n += warp_sums[w];
+    if (block_zero) {
+      row_offset[mask.height] = n;
+      *counts = FrameCounts{n, n};  // CountInRangeKernel takes out the filtered ones
+      if (!Dense && to.counts) *to.counts = FrameCounts{n, n};
     }
+    offset[0] = block_zero ? 0 : n;
     for (int r = 0; r < rows; ++r) offset[r + 1] += offset[r];
   }
   __syncthreads();
   if (int(threadIdx.x) < rows) row_offset[y0 + int(threadIdx.x)] = offset[threadIdx.x];
-  const std::uint32_t n = n_components;
-  if (threadIdx.x == 0 && blockIdx.x == gridDim.x - 1) row_offset[mask.height] = n;
-  if (threadIdx.x == 0 && blockIdx.x == 0) {
-    *counts = FrameCounts{n, n};  // CountInRangeKernel takes out the filtered ones
-    if (!Dense && to.counts) *to.counts = FrameCounts{n, n};
-  }
   const std::uint32_t row_slots = slots_per_row(mask.width);
-  const std::uint32_t kept = min(n, to.max_objects);
   for (std::uint32_t first = offset[0]; first < offset[rows]; first += kThreads) {
     const std::uint32_t j = first + threadIdx.x;
     if (j < offset[rows]) {
@@ -105,7 +96,7 @@ __global__ void __launch_bounds__(kThreads)
     if constexpr (!Dense) {
       __syncthreads();
       constexpr std::uint32_t kWords = sizeof(Component) / 8;
-      const std::uint32_t end = min(min(offset[rows], kept), first + kThreads);
+      const std::uint32_t end = min(min(offset[rows], to.max_objects), first + kThreads);  // the first max_objects
       const auto* from = reinterpret_cast<const unsigned long long*>(staged);
       for (std::uint32_t i = threadIdx.x; first + i / kWords < end; i += kThreads) {
         const std::uint32_t component = first + i / kWords;

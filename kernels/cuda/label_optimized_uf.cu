@@ -37,8 +37,8 @@ __device__ unsigned right_bits(const unsigned* row, int k) {
 // nodes are the tile row runs, indexed by their first pixel: Chen's row scan and unification give
 // each pixel its run start in one step from the foreground bits, the column scan points each run
 // start at the run above it (the unification then flattens those chains), and local union-find
-// joins the remaining contacts between runs of adjacent rows, once each at the first pixel of a contact. Labels are written only for run
-// starts and the tile border, the pixels later stages read.
+// joins the remaining contacts between runs of adjacent rows, once each at the first pixel of a
+// contact. Labels are written only for run starts and the tile border, the pixels later stages read.
 template <int Connectivity>
 __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mask, std::uint32_t* labels) {
   __shared__ std::uint32_t parent[kTileHeight * kTileWidth + kTileHeight * kTileWidth / 32];

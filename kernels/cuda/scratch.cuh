@@ -63,7 +63,8 @@ struct Scratch {
   std::uint32_t* root_rank = nullptr;   // at each root pixel: its rank among the roots of its row
   std::uint32_t* row_offset = nullptr;  // components whose root is in an earlier row; [height] = n_components
                                         // (flsl-cd, flsl: the row's own roots until the gather)
-  RowBlockScan row_block_scan{};        // the ranking's state: zeroed by clear_frame_state, clean after each frame
+  RowBlockScan row_block_scan{};        // naive, flsl-otf: the ranking's state, zeroed by clear_frame_state,
+                                        // clean after each frame
   std::uint32_t* row_block_roots = nullptr;  // flsl-cd and flsl: roots per block of kRowWarps rows, for the gather
   RootStats root_stats{};               // flsl-cd and flsl: half_row_slots() slots, zero between frames
   ComponentStats stats{};
