@@ -27,5 +27,12 @@ fi
 
 # nvcc is optional: with it (on PATH, or CUDA at /usr/local/cuda) the CUDA backend is built too
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
-[ -f build/build.ninja ] || meson setup build ${CCL_MESON_ARGS:-}
+if [ ! -f build/build.ninja ]; then
+  native=()
+  if command -v nvcc >/dev/null; then  # header dependencies for the .cu files (tools/nvcc-with-depfile)
+    printf "[binaries]\ncuda = '%s/tools/nvcc-with-depfile'\n" "$PWD" > .nvcc-native.ini
+    native=(--native-file "$PWD/.nvcc-native.ini")
+  fi
+  meson setup build "${native[@]}" ${CCL_MESON_ARGS:-}
+fi
 ninja -C build
