@@ -22,11 +22,7 @@ __device__ std::uint32_t rank_row_block(const DeviceMask& mask, unsigned block, 
                                         std::uint32_t& block_total) {
   const int lane = lane_id();
   const std::uint32_t mine = lane < kRowWarps ? row_roots[lane] : 0u;
-  std::uint32_t inclusive = mine;
-  for (int d = 1; d < kRowWarps; d *= 2) {
-    const std::uint32_t v = __shfl_up_sync(kFullWarp, inclusive, d);
-    if (lane >= d) inclusive += v;
-  }
+  const std::uint32_t inclusive = rows_inclusive_sum(mine);
   const std::uint32_t total = __shfl_sync(kFullWarp, inclusive, kRowWarps - 1);
   const std::uint32_t before = exclusive_block_prefix(scan, block, gridDim.x, total);
   const int row = int(block) * kRowWarps + lane;
@@ -172,18 +168,15 @@ __global__ void __launch_bounds__(32 * kRowWarps)
   if (lane == 0) row_roots[warp] = n_roots;
   __syncthreads();
   if (warp == 0) {
-    std::uint32_t n = lane < kRowWarps ? row_roots[lane] : 0u;
-    for (int offset = kRowWarps / 2; offset > 0; offset /= 2) n += __shfl_down_sync(kFullWarp, n, offset);
+    const std::uint32_t n = warp_sum(lane < kRowWarps ? row_roots[lane] : 0u);
     if (lane == 0) block_roots[blockIdx.x] = n;
   }
 }
 
-unsigned row_blocks(const DeviceMask& mask) { return unsigned(mask.height + kRowWarps - 1) / kRowWarps; }
-
 }  // namespace
 
 void link_and_rank_roots(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
-  check(launch_dependent(LinkRankRootsKernel, row_blocks(mask), 32 * kRowWarps, stream, mask, s.labels, s.root_rank,
+  check(launch_dependent(LinkRankRootsKernel, row_blocks(mask.height), 32 * kRowWarps, stream, mask, s.labels, s.root_rank,
                          s.row_offset, s.row_block_scan, s.stats, s.counts),
         "LinkRankRootsKernel");
   mark(timer, "LinkRankRootsKernel", stream);
@@ -192,7 +185,7 @@ void link_and_rank_roots(const DeviceMask& mask, Scratch& s, cudaStream_t stream
 void add_features_at_roots(const DeviceMask& mask, Scratch& s, bool conflict_detection, cudaStream_t stream,
                            StageTimer* timer) {
   const auto kernel = conflict_detection ? LinkRankFeaturesKernel<true> : LinkRankFeaturesKernel<false>;
-  check(launch_dependent(kernel, row_blocks(mask), 32 * kRowWarps, stream, mask, s.labels, s.root_rank, s.row_offset,
+  check(launch_dependent(kernel, row_blocks(mask.height), 32 * kRowWarps, stream, mask, s.labels, s.root_rank, s.row_offset,
                          s.row_block_roots, s.root_stats),
         "LinkRankFeaturesKernel");
   mark(timer, conflict_detection ? "LinkRankFeaturesKernel" : "LinkRankFeaturesKernel(flsl)", stream);

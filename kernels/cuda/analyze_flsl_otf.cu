@@ -149,9 +149,9 @@ template <int Connectivity>
 void analyze(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
   link_and_rank_roots(mask, s, stream, timer);  // the ranks that number the components
   const std::uint32_t cap = slots_per_row(mask.width);  // most runs a row holds
-  const unsigned row_blocks = (mask.height + kRowWarps - 1) / kRowWarps;
-  RunLabelsKernel<<<row_blocks, 32 * kRowWarps, 0, stream>>>(mask, cap, s.segment_bounds, s.segment_parent,
-                                                             s.run_features, s.segment_count);
+  RunLabelsKernel<<<row_blocks(mask.height), 32 * kRowWarps, 0, stream>>>(mask, cap, s.segment_bounds,
+                                                                         s.segment_parent, s.run_features,
+                                                                         s.segment_count);
   check_launch("RunLabelsKernel");
   mark(timer, "RunLabelsKernel", stream);
 

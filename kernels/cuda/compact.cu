@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(kThreads) CountInRangeKernel(const std::uint32
   std::uint32_t outside = 0;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     outside += area[i] < min_area || area[i] > max_area;
-  for (int offset = 16; offset > 0; offset /= 2) outside += __shfl_down_sync(kFullWarp, outside, offset);
+  outside = warp_sum(outside);
   if (lane_id() == 0 && outside) atomicSub(&counts->n_in_range, outside);
 }
 

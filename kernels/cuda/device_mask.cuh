@@ -51,4 +51,10 @@ __device__ inline unsigned lanes_below(int lane) { return (1u << lane) - 1u; }
 __device__ inline unsigned lanes_above(int lane) { return lane == 31 ? 0u : ~0u << (lane + 1); }
 __device__ inline int lane_id() { return int(threadIdx.x & 31u); }
 
+// Warp-wide: the sum of v over the 32 lanes, in every lane.
+__device__ inline std::uint32_t warp_sum(std::uint32_t v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullWarp, v, offset);
+  return v;
+}
+
 }  // namespace ccl::cuda

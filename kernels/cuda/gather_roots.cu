@@ -18,11 +18,6 @@ struct Destination {
   std::uint32_t on_host, max_objects;
 };
 
-__device__ std::uint32_t warp_sum(std::uint32_t v) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullWarp, v, offset);
-  return v;
-}
-
 // The roots of a block's rows in raster order, each warp holding the running count at the end of
 // every row (row r's roots are those from ends[r - 1] to ends[r]): from the rows' counts alone, so
 // a thread can load its root before the block knows where its components start.
@@ -68,11 +63,7 @@ __global__ void __launch_bounds__(kThreads)
   std::uint32_t sum = 0;
   for (unsigned i = threadIdx.x; i < (block_zero ? gridDim.x : blockIdx.x); i += kThreads) sum += block_roots[i];
   const std::uint32_t count = lane < rows ? row_offset[rows_of.y0 + lane] : 0u;  // every warp: the same words
-  std::uint32_t inclusive = count;
-  for (int d = 1; d < kRowWarps; d *= 2) {
-    const std::uint32_t v = __shfl_up_sync(kFullWarp, inclusive, d);
-    if (lane >= d) inclusive += v;
-  }
+  const std::uint32_t inclusive = rows_inclusive_sum(count);
 #pragma unroll
   for (int k = 0; k < kRowWarps; ++k) rows_of.ends[k] = __shfl_sync(kFullWarp, inclusive, k);
   const std::uint32_t n_roots = rows_of.ends[kRowWarps - 1];
@@ -147,9 +138,8 @@ __global__ void __launch_bounds__(kThreads)
 
 void launch(const DeviceMask& mask, Scratch& s, bool dense, const Destination& to, cudaStream_t stream,
             StageTimer* timer) {
-  const unsigned blocks = unsigned(mask.height + kRowWarps - 1) / kRowWarps;
   const auto kernel = dense ? GatherRootsKernel<true> : GatherRootsKernel<false>;
-  check(launch_dependent(kernel, blocks, kThreads, stream, mask, s.row_offset, s.row_block_roots, s.root_stats,
+  check(launch_dependent(kernel, row_blocks(mask.height), kThreads, stream, mask, s.row_offset, s.row_block_roots, s.root_stats,
                          s.counts, to),
         "GatherRootsKernel");
   mark(timer, "GatherRootsKernel", stream);

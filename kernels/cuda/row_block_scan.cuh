@@ -14,6 +14,19 @@ namespace ccl::cuda {
 
 constexpr int kRowWarps = 8;  // rows per block of the kernels that rank roots by row blocks, one warp each
 
+// Blocks of kRowWarps rows in a frame of `height` rows.
+__host__ __device__ inline unsigned row_blocks(int height) { return unsigned(height + kRowWarps - 1) / kRowWarps; }
+
+// Warp-wide, lane r < kRowWarps holding a value for row r of a row block: the sum over rows 0..r.
+__device__ inline std::uint32_t rows_inclusive_sum(std::uint32_t v) {
+  const int lane = lane_id();
+  for (int d = 1; d < kRowWarps; d *= 2) {
+    const std::uint32_t below = __shfl_up_sync(kFullWarp, v, d);
+    if (lane >= d) v += below;
+  }
+  return v;
+}
+
 struct RowBlockScanState {
   unsigned ticket;      // next block index to hand out
   unsigned looked_back;  // blocks done reading `status`
@@ -53,9 +66,7 @@ __device__ inline std::uint32_t exclusive_block_prefix(const RowBlockScan& scan,
       while (word == 0);
     const unsigned prefixes = __ballot_sync(kFullWarp, word >= kScanPrefix);
     const int stop = prefixes ? __ffs(prefixes) - 1 : 31;  // nearest block whose prefix is known
-    std::uint32_t part = lane <= stop ? std::uint32_t(word) : 0u;
-    for (int offset = 16; offset > 0; offset /= 2) part += __shfl_down_sync(kFullWarp, part, offset);
-    before += __shfl_sync(kFullWarp, part, 0);
+    before += warp_sum(lane <= stop ? std::uint32_t(word) : 0u);
     if (prefixes) break;
   }
   bool last_out = false;

@@ -31,7 +31,7 @@ void carve(Scratch& s, Carver& c, std::size_t pixels, int height) {
   s.labels = c.take<std::uint32_t>(pixels);
   s.root_rank = c.take<std::uint32_t>(pixels);
   s.row_offset = c.take<std::uint32_t>(std::size_t(height) + 1);
-  s.row_block_roots = c.take<std::uint32_t>((std::size_t(height) + kRowWarps - 1) / kRowWarps);
+  s.row_block_roots = c.take<std::uint32_t>(row_blocks(height));
   const std::size_t slots = half_row_slots(pixels, height);
   s.root_stats.area = c.take<std::uint32_t>(slots);
   s.root_stats.not_left = c.take<std::uint32_t>(slots);
