@@ -1,0 +1,186 @@
+// ccl-bench-launch-floor: what a frame shaped like the CUDA pipeline's costs with no labelling in
+// it: a CUDA graph of K kernels launched the way the pipeline launches them (the first plainly, the
+// rest as dependent launches), each as many blocks as LocalMergeKernel has tiles, timed from
+// cudaGraphLaunch to the return of cudaStreamSynchronize on the host. Bodies: empty; one global
+// load of what the kernel before stored, then a store (one round trip a kernel, the least any of
+// the pipeline's kernels does); and that with the last kernel also putting a list of N components
+// into pinned host memory in one of three ways (a Component store a thread; contiguous 8-byte
+// words, as GatherRootsKernel does; contiguous 16-byte words), or into device memory with a copy to
+// the host after the kernels. The time left of a frame beyond this floor is the work.
+// Usage: ccl-bench-launch-floor [--width W] [--height H] [--components N] [--frames N]
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "ccl/types.hpp"
+#include "cuda_check.hpp"
+#include "dependent_launch.cuh"
+#include "percentile.hpp"
+
+namespace {
+
+using ccl::cuda::check;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kThreads = 256;
+constexpr int kMostKernels = 4;
+
+enum class Body { Empty, RoundTrip, HostStructs, HostWords8, HostWords16, DeviceListCopied };
+constexpr Body kBodies[] = {Body::Empty, Body::RoundTrip, Body::HostStructs, Body::HostWords8, Body::HostWords16,
+                            Body::DeviceListCopied};
+
+const char* name(Body body) {
+  switch (body) {
+    case Body::Empty: return "empty kernels";
+    case Body::RoundTrip: return "one dependent load + store each";
+    case Body::HostStructs: return "+ list to host, a Component a thread";
+    case Body::HostWords8: return "+ list to host, 8-byte words";
+    case Body::HostWords16: return "+ list to host, 16-byte words";
+    default: return "+ list to device, then cudaMemcpyAsync";
+  }
+}
+
+bool writes_list(Body body) { return body != Body::Empty && body != Body::RoundTrip; }
+
+// The list's bytes as `Word`s, thread t taking words t, t + threads, ...: a warp's stores cover
+// contiguous bytes.
+template <class Word>
+__device__ void put_words(ccl::Component* list, std::uint32_t n_components, std::uint32_t t, std::uint32_t threads,
+                          std::uint32_t v) {
+  const std::size_t n_words = n_components * sizeof(ccl::Component) / sizeof(Word);
+  Word w{};
+  reinterpret_cast<std::uint32_t*>(&w)[0] = v;
+  for (std::size_t i = t; i < n_words; i += threads) reinterpret_cast<Word*>(list)[i] = w;
+}
+
+// Each thread reads the word the kernel before it stored for it and stores the next value, so
+// every kernel waits for the one before (as the pipeline's do) and does one global round trip.
+__global__ void __launch_bounds__(kThreads)
+    ChainKernel(Body body, std::uint32_t* words, ccl::Component* list, std::uint32_t n_components) {
+  ccl::cuda::wait_for_previous_kernel();
+  if (body == Body::Empty) return;
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, threads = gridDim.x * blockDim.x;
+  const std::uint32_t v = static_cast<volatile std::uint32_t*>(words)[t] + 1;
+  words[t] = v;
+  if (!list) return;
+  if (body == Body::HostWords8) {
+    put_words<unsigned long long>(list, n_components, t, threads, v);
+  } else if (body == Body::HostWords16) {
+    put_words<uint4>(list, n_components, t, threads, v);
+  } else if (t < n_components) {
+    ccl::Component c{};
+    c.label = v;
+    c.area = t;
+    list[t] = c;
+  }
+}
+
+struct Args {
+  int width = 1920, height = 1080, components = 252, frames = 5000;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--width")) a.width = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--height")) a.height = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--components")) a.components = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--frames")) a.frames = std::atoi(argv[i + 1]);
+    else {
+      std::fprintf(stderr, "usage: ccl-bench-launch-floor [--width W] [--height H] [--components N] [--frames N]\n");
+      std::exit(2);
+    }
+  }
+  if (a.width < 1 || a.height < 1 || a.components < 0 || a.frames < 1) {
+    std::fprintf(stderr, "ccl-bench-launch-floor: sizes and counts must be positive\n");
+    std::exit(2);
+  }
+  return a;
+}
+
+// The graph of `kernels` launches of ChainKernel, captured from a stream as the pipeline does.
+cudaGraphExec_t capture(cudaStream_t stream, int kernels, unsigned blocks, Body body, std::uint32_t* words,
+                        ccl::Component* host_list, ccl::Component* device_list, std::uint32_t n_components) {
+  check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+  for (int k = 0; k < kernels; ++k) {
+    ccl::Component* list = nullptr;
+    if (writes_list(body) && k == kernels - 1) list = body == Body::DeviceListCopied ? device_list : host_list;
+    if (k == 0) {
+      ChainKernel<<<blocks, kThreads, 0, stream>>>(body, words, list, n_components);
+      check(cudaGetLastError(), "ChainKernel");
+    } else {
+      check(ccl::cuda::launch_dependent(ChainKernel, dim3(blocks), dim3(kThreads), stream, body, words, list,
+                                        n_components),
+            "ChainKernel (dependent)");
+    }
+  }
+  if (body == Body::DeviceListCopied)
+    check(cudaMemcpyAsync(host_list, device_list, n_components * sizeof(ccl::Component), cudaMemcpyDeviceToHost, stream),
+          "cudaMemcpyAsync");
+  cudaGraph_t graph = nullptr;
+  check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+  cudaGraphExec_t exec = nullptr;
+  check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+  cudaGraphDestroy(graph);
+  return exec;
+}
+
+double median_us(cudaStream_t stream, cudaGraphExec_t exec, int frames) {
+  for (int i = 0; i < 200; ++i) check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch (warm-up)");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (warm-up)");
+  std::vector<double> us;
+  us.reserve(frames);
+  for (int i = 0; i < frames; ++i) {
+    const auto start = Clock::now();
+    check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  }
+  return bench::percentile(us, 0.5);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = parse(argc, argv);
+  int device = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    std::fprintf(stderr, "ccl-bench-launch-floor: no usable CUDA device\n");
+    return 77;
+  }
+  const unsigned blocks = unsigned((args.width + 127) / 128) * unsigned((args.height + 63) / 64);  // LocalMerge's tiles
+  cudaStream_t stream = nullptr;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  std::uint32_t* words = nullptr;
+  check(cudaMalloc(&words, std::size_t(blocks) * kThreads * sizeof(std::uint32_t)), "cudaMalloc");
+  check(cudaMemset(words, 0, std::size_t(blocks) * kThreads * sizeof(std::uint32_t)), "cudaMemset");
+  const auto n_components = std::uint32_t(std::min<unsigned>(unsigned(args.components), blocks * kThreads));
+  ccl::Component *host_list = nullptr, *device_list = nullptr;
+  check(cudaMallocHost(&host_list, std::size_t(n_components + 1) * sizeof(ccl::Component)), "cudaMallocHost");
+  check(cudaMalloc(&device_list, std::size_t(n_components + 1) * sizeof(ccl::Component)), "cudaMalloc");
+
+  std::printf("ccl-bench-launch-floor: %s, graphs of K kernels of %u blocks x %d threads (the tiles of a %dx%d "
+              "frame), dependent launches %s; lists of %u components; %d frames each, median us from cudaGraphLaunch to "
+              "the return of cudaStreamSynchronize\n",
+              prop.name, blocks, kThreads, args.width, args.height,
+              ccl::cuda::dependent_launches() ? "on" : "off (device older than 9.0)", n_components, args.frames);
+  for (Body body : kBodies) {
+    std::printf("  %-42s", name(body));
+    for (int k = 1; k <= kMostKernels; ++k) {
+      const cudaGraphExec_t exec = capture(stream, k, blocks, body, words, host_list, device_list, n_components);
+      std::printf("  K=%d %6.1f", k, median_us(stream, exec, args.frames));
+      cudaGraphExecDestroy(exec);
+    }
+    std::printf("\n");
+  }
+  cudaFreeHost(host_list);
+  cudaFree(device_list);
+  cudaFree(words);
+  cudaStreamDestroy(stream);
+  return 0;
+}
