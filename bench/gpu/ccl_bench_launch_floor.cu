@@ -46,8 +46,8 @@ const char* name(Body body) {
 
 bool writes_list(Body body) { return body != Body::Empty && body != Body::RoundTrip; }
 
-// The list's bytes as `Word`s, thread t taking words t, t + threads, ...: a warp's stores cover
-// contiguous bytes.
+// The list's bytes as `Word`s (whole words only), thread t taking words t, t + threads, ...: a
+// warp's stores cover contiguous bytes.
 template <class Word>
 __device__ void put_words(ccl::Component* list, std::uint32_t n_components, std::uint32_t t, std::uint32_t threads,
                           std::uint32_t v) {
