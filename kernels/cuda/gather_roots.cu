@@ -69,14 +69,15 @@ __global__ void __launch_bounds__(kThreads)
   const std::uint32_t n_roots = rows_of.ends[kRowWarps - 1];
   const std::uint32_t row_slots = slots_per_row(mask.width);
 
-  // The first chunk's roots, loaded before the barrier the block's offset waits for.
+  // The t-th root of the block's rows: its row within the block, and its statistics.
   int r = 0;
   std::uint32_t x = 0;
   RunFeatures f{};
-  if (threadIdx.x < n_roots) {
-    rows_of.root(roots, row_slots, threadIdx.x, r, x);
+  const auto load_root = [&](std::uint32_t t) {
+    rows_of.root(roots, row_slots, t, r, x);
     f = take_at_root(roots, root_slot(x, std::uint32_t(rows_of.y0 + r), row_slots));
-  }
+  };
+  if (threadIdx.x < n_roots) load_root(threadIdx.x);  // the first chunk's, before the barrier the offset waits for
   sum = warp_sum(sum);
   if (lane == 0) warp_sums[threadIdx.x / 32] = sum;
   __syncthreads();  // also: every warp has read the rows' counts that warp 0 overwrites below
@@ -94,10 +95,7 @@ __global__ void __launch_bounds__(kThreads)
   for (std::uint32_t first = 0; first < n_roots; first += kThreads) {
     const std::uint32_t t = first + threadIdx.x;
     if (t < n_roots) {
-      if (first > 0) {  // the first chunk's were loaded above
-        rows_of.root(roots, row_slots, t, r, x);
-        f = take_at_root(roots, root_slot(x, std::uint32_t(rows_of.y0 + r), row_slots));
-      }
+      if (first > 0) load_root(t);  // the first chunk's were loaded above
       const std::uint32_t j = before + t, y = std::uint32_t(rows_of.y0 + r);
       if constexpr (Dense) {
         to.stats.area[j] = f.area;
