@@ -10,6 +10,7 @@
 // Usage: ccl-bench-launch-floor [--width W] [--height H] [--components N] [--frames N]
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "ccl/types.hpp"
 #include "cuda_check.hpp"
 #include "dependent_launch.cuh"
+#include "label_optimized_uf.cuh"
 #include "percentile.hpp"
 
 namespace {
@@ -83,17 +85,20 @@ struct Args {
   int width = 1920, height = 1080, components = 252, frames = 5000;
 };
 
+[[noreturn]] void usage() {
+  std::fprintf(stderr, "usage: ccl-bench-launch-floor [--width W] [--height H] [--components N] [--frames N]\n");
+  std::exit(2);
+}
+
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; i += 2) {
+    if (i + 1 == argc) usage();  // a flag without its value
     if (!std::strcmp(argv[i], "--width")) a.width = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--height")) a.height = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--components")) a.components = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--frames")) a.frames = std::atoi(argv[i + 1]);
-    else {
-      std::fprintf(stderr, "usage: ccl-bench-launch-floor [--width W] [--height H] [--components N] [--frames N]\n");
-      std::exit(2);
-    }
+    else usage();
   }
   if (a.width < 1 || a.height < 1 || a.components < 0 || a.frames < 1) {
     std::fprintf(stderr, "ccl-bench-launch-floor: sizes and counts must be positive\n");
@@ -153,7 +158,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ccl-bench-launch-floor: no usable CUDA device\n");
     return 77;
   }
-  const unsigned blocks = unsigned((args.width + 127) / 128) * unsigned((args.height + 63) / 64);  // LocalMerge's tiles
+  const unsigned blocks = unsigned((args.width + ccl::cuda::kTileWidth - 1) / ccl::cuda::kTileWidth) *
+                          unsigned((args.height + ccl::cuda::kTileHeight - 1) / ccl::cuda::kTileHeight);
   cudaStream_t stream = nullptr;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   std::uint32_t* words = nullptr;
