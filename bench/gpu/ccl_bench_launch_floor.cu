@@ -6,8 +6,11 @@
 // the pipeline's kernels does); and that with the last kernel also putting a list of N components
 // into pinned host memory in one of three ways (a Component store a thread; contiguous 8-byte
 // words, as GatherRootsKernel does; contiguous 16-byte words), or into device memory with a copy to
-// the host after the kernels. The time left of a frame beyond this floor is the work.
+// the host after the kernels. Last, the K kernels' round trips as K phases of one cooperative
+// kernel, with a grid-wide barrier between phases instead of a kernel boundary (what a persistent
+// pipeline would pay). The time left of a frame beyond this floor is the work.
 // Usage: ccl-bench-launch-floor [--width W] [--height H] [--components N] [--frames N]
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -59,15 +62,34 @@ __device__ void put_words(ccl::Component* list, std::uint32_t n_components, std:
   for (std::size_t i = t; i < n_words; i += threads) reinterpret_cast<Word*>(list)[i] = w;
 }
 
+// The frame's end told to the host by the kernel itself: the last block to finish writes the
+// frame's number into a pinned word the host spins on, instead of cudaStreamSynchronize.
+struct HostSignal {
+  std::uint32_t* arrivals = nullptr;       // blocks done in this frame (device memory, wraps to 0)
+  std::uint32_t* frames = nullptr;         // frames done (device memory)
+  volatile std::uint32_t* flag = nullptr;  // frames done, as the host sees it (pinned)
+
+  __device__ void raise_when_last() const {
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    __threadfence_system();  // this block's stores before its arrival
+    if (atomicInc(arrivals, gridDim.x - 1) != gridDim.x - 1) return;
+    const std::uint32_t done = *frames + 1;
+    *frames = done;
+    *flag = done;
+  }
+};
+
 // Each thread reads the word the kernel before it stored for it and stores the next value, so
 // every kernel waits for the one before (as the pipeline's do) and does one global round trip.
 __global__ void __launch_bounds__(kThreads)
-    ChainKernel(Body body, std::uint32_t* words, ccl::Component* list, std::uint32_t n_components) {
+    ChainKernel(Body body, std::uint32_t* words, ccl::Component* list, std::uint32_t n_components, HostSignal signal) {
   ccl::cuda::wait_for_previous_kernel();
   if (body == Body::Empty) return;
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, threads = gridDim.x * blockDim.x;
   const std::uint32_t v = static_cast<volatile std::uint32_t*>(words)[t] + 1;
   words[t] = v;
+  if (signal.flag) signal.raise_when_last();
   if (!list) return;
   if (body == Body::HostWords8) {
     put_words<unsigned long long>(list, n_components, t, threads, v);
@@ -78,6 +100,15 @@ __global__ void __launch_bounds__(kThreads)
     c.label = v;
     c.area = t;
     list[t] = c;
+  }
+}
+
+// The RoundTrip body's K kernels as K phases of one kernel: a grid-wide barrier between phases.
+__global__ void __launch_bounds__(kThreads) PhasedKernel(int phases, std::uint32_t* words) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int p = 0; p < phases; ++p) {
+    if (p > 0) cooperative_groups::this_grid().sync();
+    words[t] = static_cast<volatile std::uint32_t*>(words)[t] + 1;
   }
 }
 
@@ -109,23 +140,46 @@ Args parse(int argc, char** argv) {
 
 // The graph of `kernels` launches of ChainKernel, captured from a stream as the pipeline does.
 cudaGraphExec_t capture(cudaStream_t stream, int kernels, unsigned blocks, Body body, std::uint32_t* words,
-                        ccl::Component* host_list, ccl::Component* device_list, std::uint32_t n_components) {
+                        ccl::Component* host_list, ccl::Component* device_list, std::uint32_t n_components,
+                        HostSignal signal = {}) {
   check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
   for (int k = 0; k < kernels; ++k) {
     ccl::Component* list = nullptr;
     if (writes_list(body) && k == kernels - 1) list = body == Body::DeviceListCopied ? device_list : host_list;
     if (k == 0) {
-      ChainKernel<<<blocks, kThreads, 0, stream>>>(body, words, list, n_components);
+      const HostSignal last = k == kernels - 1 ? signal : HostSignal{};
+      ChainKernel<<<blocks, kThreads, 0, stream>>>(body, words, list, n_components, last);
       check(cudaGetLastError(), "ChainKernel");
     } else {
       check(ccl::cuda::launch_dependent(ChainKernel, dim3(blocks), dim3(kThreads), stream, body, words, list,
-                                        n_components),
+                                        n_components, k == kernels - 1 ? signal : HostSignal{}),
             "ChainKernel (dependent)");
     }
   }
   if (body == Body::DeviceListCopied)
     check(cudaMemcpyAsync(host_list, device_list, n_components * sizeof(ccl::Component), cudaMemcpyDeviceToHost, stream),
           "cudaMemcpyAsync");
+  cudaGraph_t graph = nullptr;
+  check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+  cudaGraphExec_t exec = nullptr;
+  check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+  cudaGraphDestroy(graph);
+  return exec;
+}
+
+// One cooperative launch of PhasedKernel (all blocks resident at once, as the barrier needs).
+cudaGraphExec_t capture_phased(cudaStream_t stream, int phases, unsigned blocks, std::uint32_t* words) {
+  check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+  cudaLaunchAttribute cooperative[1];
+  cooperative[0].id = cudaLaunchAttributeCooperative;
+  cooperative[0].val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(kThreads);
+  config.stream = stream;
+  config.attrs = cooperative;
+  config.numAttrs = 1;
+  check(cudaLaunchKernelEx(&config, PhasedKernel, phases, words), "PhasedKernel (cooperative)");
   cudaGraph_t graph = nullptr;
   check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
   cudaGraphExec_t exec = nullptr;
@@ -145,6 +199,29 @@ double median_us(cudaStream_t stream, cudaGraphExec_t exec, int frames) {
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   }
+  return bench::percentile(us, 0.5);
+}
+
+// As median_us, but the host spins on the signal's flag instead of cudaStreamSynchronize.
+double median_us_signalled(cudaStream_t stream, cudaGraphExec_t exec, int frames, const HostSignal& signal) {
+  const auto wait_for = [&](std::uint32_t frame) {
+    while (*signal.flag != frame) {
+    }
+  };
+  std::uint32_t done = *signal.flag;
+  for (int i = 0; i < 200; ++i) {
+    check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch (warm-up)");
+    wait_for(++done);
+  }
+  std::vector<double> us;
+  us.reserve(frames);
+  for (int i = 0; i < frames; ++i) {
+    const auto start = Clock::now();
+    check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+    wait_for(++done);
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  }
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return bench::percentile(us, 0.5);
 }
 
@@ -184,6 +261,40 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   }
+  HostSignal signal;
+  std::uint32_t* signal_words = nullptr;
+  check(cudaMalloc(&signal_words, 2 * sizeof(std::uint32_t)), "cudaMalloc");
+  check(cudaMemset(signal_words, 0, 2 * sizeof(std::uint32_t)), "cudaMemset");
+  std::uint32_t* host_flag = nullptr;
+  check(cudaMallocHost(&host_flag, sizeof(std::uint32_t)), "cudaMallocHost");
+  *host_flag = 0;
+  signal.arrivals = signal_words;
+  signal.frames = signal_words + 1;
+  signal.flag = host_flag;
+  std::printf("  %-42s", "round trips, host spins on a kernel's flag");
+  for (int k = 1; k <= kMostKernels; ++k) {
+    const cudaGraphExec_t exec =
+        capture(stream, k, blocks, Body::RoundTrip, words, host_list, device_list, n_components, signal);
+    std::printf("  K=%d %6.1f", k, median_us_signalled(stream, exec, args.frames, signal));
+    cudaGraphExecDestroy(exec);
+  }
+  std::printf("\n");
+
+  int resident = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, PhasedKernel, kThreads, 0), "occupancy");
+  std::printf("  %-42s", "one kernel, K phases, grid barriers");
+  if (unsigned(resident) * unsigned(prop.multiProcessorCount) < blocks) {
+    std::printf("  (%u blocks cannot all be resident)\n", blocks);
+  } else {
+    for (int k = 1; k <= kMostKernels; ++k) {
+      const cudaGraphExec_t exec = capture_phased(stream, k, blocks, words);
+      std::printf("  K=%d %6.1f", k, median_us(stream, exec, args.frames));
+      cudaGraphExecDestroy(exec);
+    }
+    std::printf("\n");
+  }
+  cudaFreeHost(host_flag);
+  cudaFree(signal_words);
   cudaFreeHost(host_list);
   cudaFree(device_list);
   cudaFree(words);
