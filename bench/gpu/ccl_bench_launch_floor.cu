@@ -138,6 +138,16 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
+// The graph of what was queued on `stream` since cudaStreamBeginCapture, ready to launch.
+cudaGraphExec_t end_capture(cudaStream_t stream) {
+  cudaGraph_t graph = nullptr;
+  check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+  cudaGraphExec_t exec = nullptr;
+  check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+  cudaGraphDestroy(graph);
+  return exec;
+}
+
 // The graph of `kernels` launches of ChainKernel, captured from a stream as the pipeline does.
 cudaGraphExec_t capture(cudaStream_t stream, int kernels, unsigned blocks, Body body, std::uint32_t* words,
                         ccl::Component* host_list, ccl::Component* device_list, std::uint32_t n_components,
@@ -146,25 +156,20 @@ cudaGraphExec_t capture(cudaStream_t stream, int kernels, unsigned blocks, Body 
   for (int k = 0; k < kernels; ++k) {
     ccl::Component* list = nullptr;
     if (writes_list(body) && k == kernels - 1) list = body == Body::DeviceListCopied ? device_list : host_list;
+    const HostSignal raise = k == kernels - 1 ? signal : HostSignal{};
     if (k == 0) {
-      const HostSignal last = k == kernels - 1 ? signal : HostSignal{};
-      ChainKernel<<<blocks, kThreads, 0, stream>>>(body, words, list, n_components, last);
+      ChainKernel<<<blocks, kThreads, 0, stream>>>(body, words, list, n_components, raise);
       check(cudaGetLastError(), "ChainKernel");
     } else {
       check(ccl::cuda::launch_dependent(ChainKernel, dim3(blocks), dim3(kThreads), stream, body, words, list,
-                                        n_components, k == kernels - 1 ? signal : HostSignal{}),
+                                        n_components, raise),
             "ChainKernel (dependent)");
     }
   }
   if (body == Body::DeviceListCopied)
     check(cudaMemcpyAsync(host_list, device_list, n_components * sizeof(ccl::Component), cudaMemcpyDeviceToHost, stream),
           "cudaMemcpyAsync");
-  cudaGraph_t graph = nullptr;
-  check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
-  cudaGraphExec_t exec = nullptr;
-  check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-  cudaGraphDestroy(graph);
-  return exec;
+  return end_capture(stream);
 }
 
 // One cooperative launch of PhasedKernel (all blocks resident at once, as the barrier needs).
@@ -180,49 +185,42 @@ cudaGraphExec_t capture_phased(cudaStream_t stream, int phases, unsigned blocks,
   config.attrs = cooperative;
   config.numAttrs = 1;
   check(cudaLaunchKernelEx(&config, PhasedKernel, phases, words), "PhasedKernel (cooperative)");
-  cudaGraph_t graph = nullptr;
-  check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
-  cudaGraphExec_t exec = nullptr;
-  check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-  cudaGraphDestroy(graph);
-  return exec;
+  return end_capture(stream);
 }
 
-double median_us(cudaStream_t stream, cudaGraphExec_t exec, int frames) {
-  for (int i = 0; i < 200; ++i) check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch (warm-up)");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (warm-up)");
-  std::vector<double> us;
-  us.reserve(frames);
-  for (int i = 0; i < frames; ++i) {
-    const auto start = Clock::now();
-    check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-  }
-  return bench::percentile(us, 0.5);
-}
-
-// As median_us, but the host spins on the signal's flag instead of cudaStreamSynchronize.
-double median_us_signalled(cudaStream_t stream, cudaGraphExec_t exec, int frames, const HostSignal& signal) {
-  const auto wait_for = [&](std::uint32_t frame) {
-    while (*signal.flag != frame) {
-    }
-  };
-  std::uint32_t done = *signal.flag;
+// Median us from cudaGraphLaunch to the return of `wait_for(n)` (n counts the launches), after a
+// warm-up of 200 frames.
+template <class WaitFor>
+double median_us(cudaStream_t stream, cudaGraphExec_t exec, int frames, WaitFor&& wait_for) {
+  std::uint32_t launched = 0;
   for (int i = 0; i < 200; ++i) {
     check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch (warm-up)");
-    wait_for(++done);
+    wait_for(++launched);
   }
   std::vector<double> us;
   us.reserve(frames);
   for (int i = 0; i < frames; ++i) {
     const auto start = Clock::now();
     check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
-    wait_for(++done);
+    wait_for(++launched);
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return bench::percentile(us, 0.5);
+}
+
+double median_us(cudaStream_t stream, cudaGraphExec_t exec, int frames) {
+  return median_us(stream, exec, frames,
+                   [&](std::uint32_t) { check(cudaStreamSynchronize(stream), "cudaStreamSynchronize"); });
+}
+
+// The host spins on the signal's flag instead of cudaStreamSynchronize.
+double median_us_signalled(cudaStream_t stream, cudaGraphExec_t exec, int frames, const HostSignal& signal) {
+  const std::uint32_t before = *signal.flag;
+  return median_us(stream, exec, frames, [&](std::uint32_t launched) {
+    while (*signal.flag != before + launched) {
+    }
+  });
 }
 
 }  // namespace
