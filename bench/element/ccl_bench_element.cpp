@@ -170,9 +170,12 @@ Cv opencv_ccl(const frames::Frame& f, cv::Mat& bin, cv::Mat& labels, cv::Mat& st
   return r;
 }
 
+double mean_us(const std::vector<double>& ms) { return std::accumulate(ms.begin(), ms.end(), 0.0) / ms.size() * 1e3; }
+
 struct ElementFigures {
   double fps = 0, median_ms = 0, p99_ms = 0;
   std::vector<double> latency_ms;  // every timed frame, for the distribution
+  std::vector<double> drop_ms;     // pulling the output and dropping it (its metas freed), every timed frame
 };
 
 // The latency distribution as percentiles, one line the peers plot reads:
@@ -188,19 +191,22 @@ ElementFigures time_element(GstCudaContext* context, const Ring& ring, bool roi,
   GstHarness* h = make_harness(context, ring, roi);
   const std::size_t k = ring.buffers.size();
   for (std::size_t i = 0; i < 2 * k; ++i) gst_buffer_unref(gst_harness_push_and_pull(h, gst_buffer_copy(ring.buffers[i % k])));
-  std::vector<double> latency;
+  std::vector<double> latency, drop;
   latency.reserve(std::size_t(n));
+  drop.reserve(std::size_t(n));
   const auto start = Clock::now();
   for (int i = 0; i < n; ++i) {
     GstBuffer* in = gst_buffer_copy(ring.buffers[std::size_t(i) % k]);  // shallow: shares the CUDA memory
     const auto t = Clock::now();
     if (gst_harness_push(h, in) != GST_FLOW_OK) Ring::fail("push");
     latency.push_back(ms_since(t));
+    const auto d = Clock::now();
     gst_buffer_unref(gst_harness_pull(h));
+    drop.push_back(ms_since(d));
   }
   const double wall = ms_since(start);
   gst_harness_teardown(h);
-  return {n / wall * 1e3, percentile(latency, 0.5), percentile(latency, 0.99), latency};
+  return {n / wall * 1e3, percentile(latency, 0.5), percentile(latency, 0.99), latency, drop};
 }
 
 // Throughput in a deployed shape: appsrc ! cudaccl ! queue ! fakesink, default properties. The queue
@@ -430,6 +436,19 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
               percentile(meta_ms, 0.5) * 1e3, percentile(roi_ms, 0.5) * 1e3, percentile(blanks_ms, 0.5) * 1e3,
               percentile(blanks_ready_ms, 0.5) * 1e3,
               percentile(finish_ms, 0.5) * 1e3, percentile(free_ms, 0.5) * 1e3);
+  const auto spread = [](const std::vector<double>& ms) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", percentile(ms, 0.5) * 1e3, percentile(ms, 0.9) * 1e3,
+                  percentile(ms, 0.99) * 1e3);
+    return std::string(text);
+  };
+  std::printf("  default element, p50 / p90 / p99 us: push (the latency) %s, pull and drop %s; means %.1f and %.1f\n",
+              spread(with_roi.latency_ms).c_str(), spread(with_roi.drop_ms).c_str(), mean_us(with_roi.latency_ms),
+              mean_us(with_roi.drop_ms));
+  std::printf("  meta creation as the element does, p50 / p90 / p99 us: attaching blanks %s (params ready %s), "
+              "filling %s, freeing %s\n",
+              spread(blanks_ms).c_str(), spread(blanks_ready_ms).c_str(), spread(finish_ms).c_str(),
+              spread(free_ms).c_str());
   std::printf("  OpenCV CCL_DEFAULT, %d threads: CCL %8.1f fps (median %.2f ms); threshold+CCL %.1f fps (%d frames)\n",
               threads, cv_fps, percentile(cv_ms, 0.5), cv_thr_fps, cv_frames);
   std::printf("  speedup vs OpenCV CCL alone: %.1fx (default element), %.1fx (attach-roi-meta=false); vs "
