@@ -6,9 +6,10 @@
 // the pipeline's kernels does); and that with the last kernel also putting a list of N components
 // into pinned host memory in one of three ways (a Component store a thread; contiguous 8-byte
 // words, as GatherRootsKernel does; contiguous 16-byte words), or into device memory with a copy to
-// the host after the kernels. Last, the K kernels' round trips as K phases of one cooperative
-// kernel, with a grid-wide barrier between phases instead of a kernel boundary (what a persistent
-// pipeline would pay). The time left of a frame beyond this floor is the work.
+// the host after the kernels. Then the round trips again, the host spinning on a pinned word the
+// last kernel writes instead of calling cudaStreamSynchronize. Last, the round trips as K phases of
+// one cooperative kernel, a grid-wide barrier between phases instead of a kernel boundary (what a
+// persistent pipeline would pay). The time left of a frame beyond this floor is the work.
 // Usage: ccl-bench-launch-floor [--width W] [--height H] [--components N] [--frames N]
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
