@@ -22,7 +22,7 @@ __device__ std::uint32_t rank_row_block(const DeviceMask& mask, unsigned block, 
                                         std::uint32_t& block_total) {
   const int lane = lane_id();
   const std::uint32_t mine = lane < kRowWarps ? row_roots[lane] : 0u;
-  const std::uint32_t inclusive = rows_inclusive_sum(mine);
+  const std::uint32_t inclusive = warp_inclusive_sum<kRowWarps>(mine);
   const std::uint32_t total = __shfl_sync(kFullWarp, inclusive, kRowWarps - 1);
   const std::uint32_t before = exclusive_block_prefix(scan, block, gridDim.x, total);
   const int row = int(block) * kRowWarps + lane;

@@ -57,4 +57,16 @@ __device__ inline std::uint32_t warp_sum(std::uint32_t v) {
   return v;
 }
 
+// Warp-wide: the sum of v over lanes 0..lane, correct in the first `Lanes` lanes (a power of two).
+template <int Lanes = 32>
+__device__ inline std::uint32_t warp_inclusive_sum(std::uint32_t v) {
+  const int lane = lane_id();
+#pragma unroll
+  for (int d = 1; d < Lanes; d *= 2) {
+    const std::uint32_t below = __shfl_up_sync(kFullWarp, v, d);
+    if (lane >= d) v += below;
+  }
+  return v;
+}
+
 }  // namespace ccl::cuda

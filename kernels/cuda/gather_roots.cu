@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(kThreads)
   std::uint32_t sum = 0;
   for (unsigned i = threadIdx.x; i < (block_zero ? gridDim.x : blockIdx.x); i += kThreads) sum += block_roots[i];
   const std::uint32_t count = lane < rows ? row_offset[rows_of.y0 + lane] : 0u;  // every warp: the same words
-  const std::uint32_t inclusive = rows_inclusive_sum(count);
+  const std::uint32_t inclusive = warp_inclusive_sum<kRowWarps>(count);
 #pragma unroll
   for (int k = 0; k < kRowWarps; ++k) rows_of.ends[k] = __shfl_sync(kFullWarp, inclusive, k);
   const std::uint32_t n_roots = rows_of.ends[kRowWarps - 1];

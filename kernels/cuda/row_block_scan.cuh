@@ -17,16 +17,6 @@ constexpr int kRowWarps = 8;  // rows per block of the kernels that rank roots b
 // Blocks of kRowWarps rows in a frame of `height` rows.
 __host__ __device__ inline unsigned row_blocks(int height) { return unsigned(height + kRowWarps - 1) / kRowWarps; }
 
-// Warp-wide, lane r < kRowWarps holding a value for row r of a row block: the sum over rows 0..r.
-__device__ inline std::uint32_t rows_inclusive_sum(std::uint32_t v) {
-  const int lane = lane_id();
-  for (int d = 1; d < kRowWarps; d *= 2) {
-    const std::uint32_t below = __shfl_up_sync(kFullWarp, v, d);
-    if (lane >= d) v += below;
-  }
-  return v;
-}
-
 struct RowBlockScanState {
   unsigned ticket;      // next block index to hand out
   unsigned looked_back;  // blocks done reading `status`

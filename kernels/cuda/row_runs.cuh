@@ -43,12 +43,7 @@ __device__ void for_each_run_batch(const DeviceMask& mask, int y, RunRing& ring,
       if (!__any_sync(kFullWarp, starts | ends)) continue;
       // starts in the low half, ends in the high half: one inclusive scan places both
       const unsigned counts = __popc(starts) | __popc(ends) << 16;
-      unsigned scan = counts;
-#pragma unroll
-      for (int d = 1; d < 32; d *= 2) {
-        const unsigned v = __shfl_up_sync(kFullWarp, scan, d);
-        if (lane >= d) scan += v;
-      }
+      const unsigned scan = warp_inclusive_sum(counts);
       const unsigned total = __shfl_sync(kFullWarp, scan, 31);
       const unsigned first = scan - counts;
       std::uint32_t put = n_starts + (first & 0xffffu);
