@@ -3,6 +3,8 @@
 // while the "GPU" works (a busy wait of --gpu-us), fill them, then drop the buffer either on the
 // same thread (as a GstHarness does) or through a queue of 8 to another thread (as
 // `cudaccl ! queue ! sink` does). Prints the median of each step and the frames/s the loop reached.
+// Then GStreamer's own floor for N metas on one thread, no GPU and nothing of ours: the bare metas
+// (one allocation and one free each), and the metas with the contract's param built the plain way.
 // Usage: ccl-bench-roi-metas [--components N] [--frames N] [--gpu-us N]
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -18,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "ccl_quarks.h"
 #include "ccl_roi_metas.h"
 #include "percentile.hpp"
 
@@ -125,6 +128,41 @@ void run(int n, int frames, int gpu_us, bool other_thread) {
               median(frame), fps);
 }
 
+// One frame of n "connected-component" ROI metas as plain GStreamer calls make them, attached and
+// dropped on this thread: no helpers, no stock, no GPU wait. With `params`, each meta gets the
+// contract's param structure (label, area, centroid-x, centroid-y).
+void run_floor(int n, int frames, bool params) {
+  const ccl_gst::ComponentQuarks& q = ccl_gst::quarks();
+  std::vector<double> attach, drop;
+  const int warm_up = 200;
+  Clock::time_point start;
+  for (int k = 0; k < warm_up + frames; ++k) {
+    if (k == warm_up) start = Clock::now();
+    GstBuffer* buffer = gst_buffer_new();
+    const auto t0 = Clock::now();
+    for (int i = 0; i < n; ++i) {
+      GstVideoRegionOfInterestMeta* roi =
+          gst_buffer_add_video_region_of_interest_meta_id(buffer, q.roi_type, guint(i), guint(i), 5, 6);
+      roi->id = i + 1;
+      if (params)
+        gst_video_region_of_interest_meta_add_param(
+            roi, gst_structure_new_id(q.roi_type, q.label, G_TYPE_UINT, guint(i + 1), q.area, G_TYPE_UINT,
+                                      guint(100 + i), q.centroid_x, G_TYPE_DOUBLE, i + 0.5, q.centroid_y,
+                                      G_TYPE_DOUBLE, i + 0.25, nullptr));
+    }
+    const auto t1 = Clock::now();
+    gst_buffer_unref(buffer);
+    const auto t2 = Clock::now();
+    if (k < warm_up) continue;
+    attach.push_back(us_between(t0, t1));
+    drop.push_back(us_between(t1, t2));
+  }
+  const double fps = frames / us_between(start, Clock::now()) * 1e6;
+  std::printf("%5d components, GStreamer alone, %-22s attach %6.1f  drop %6.1f  sum %6.1f us  -> %6.0f frames/s\n",
+              n, params ? "metas with their param" : "bare metas", median(attach), median(drop),
+              median(attach) + median(drop), fps);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,5 +185,10 @@ int main(int argc, char** argv) {
   }
   if (n && std::none_of(std::begin(cases), std::end(cases), [&](const auto& c) { return c.first == n; }))
     for (bool other : {false, true}) run(n, frames, gpu_us >= 0 ? gpu_us : 50, other);
+  for (const auto& c : cases)
+    if (!n || c.first == n)
+      for (bool params : {false, true}) run_floor(c.first, frames, params);
+  if (n && std::none_of(std::begin(cases), std::end(cases), [&](const auto& c) { return c.first == n; }))
+    for (bool params : {false, true}) run_floor(n, frames, params);
   return 0;
 }
