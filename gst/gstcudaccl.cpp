@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <functional>
+#include <memory>
 #include <new>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 #include <gst/video/video.h>
 
 #include "ccl/types.hpp"
+#include "ccl_lanes.h"
 #include "ccl_roi_metas.h"
 #include "gstcclengine.h"
 #include "gstcclenums.h"
@@ -40,6 +42,7 @@ enum {
   PROP_CUDA_DEVICE_ID,
   PROP_ATTACH_ROI_META,
   PROP_POST_MESSAGES,
+  PROP_FRAMES_IN_FLIGHT,
   PROP_ACTIVE_BACKEND,
 };
 
@@ -47,6 +50,21 @@ enum {
 #define DEFAULT_CUDA_DEVICE_ID -1
 #define DEFAULT_ATTACH_ROI_META TRUE
 #define DEFAULT_POST_MESSAGES FALSE
+#define DEFAULT_FRAMES_IN_FLIGHT 1
+#define MAX_FRAMES_IN_FLIGHT 8
+
+// What one frame in flight needs of its own: the engine (with CUDA, a stream and device scratch),
+// the result, reused so frames do not reallocate the component list, and the ROI metas, attached
+// while the GPU labels the frame and filled after.
+struct GstCudaCclLane {
+  explicit GstCudaCclLane(std::unique_ptr<GstCclEngine> e) : engine(std::move(e)) {}
+  std::unique_ptr<GstCclEngine> engine;
+  ccl::Result result;
+  ccl_gst::RoiMetaWriter roi_metas;
+  GstMessage* message = nullptr;  // the frame's "ccl" message, posted when the frame is pushed (lanes)
+  ~GstCudaCclLane() { gst_clear_message(&message); }
+};
+using GstCudaCclLanes = std::vector<std::unique_ptr<GstCudaCclLane>>;
 
 struct _GstCudaCcl {
   GstBaseTransform parent;
@@ -57,15 +75,16 @@ struct _GstCudaCcl {
   gint device_id;
   gboolean attach_roi_meta;
   gboolean post_messages;
+  guint frames_in_flight;
   gboolean gpu_only_logged;  // the "ignored on the CPU backend" note was logged for these values
   gchar* refused_caps;       // the last caps whose refusal was posted as a warning (posted once each)
 
   // Streaming state, from start() to stop().
   GstVideoInfo info;
-  GstCclEngine* engine;
+  GstCudaCclLanes* lanes;       // frames-in-flight of them, each with its engine; empty when stopped
+  ccl_gst::FrameLanes* frame_lanes;  // runs the lanes when more than one, else nullptr: frames in place
+  gboolean lanes_discont;       // QoS dropped a frame: the next one the lanes push is marked DISCONT
   const gchar* active_backend;  // static string, read under the object lock
-  ccl::Result* result;          // reused so frames do not reallocate the component list
-  ccl_gst::RoiMetaWriter* roi_metas;  // attaches them while the GPU labels the frame, fills them after
   guint64 frames;               // frames labeled since start, so errors can say which one failed
 #if CCL_HAVE_CUDA
   // Guards `context`; recursive because gst_cuda_ensure_element_context calls set_context.
@@ -104,6 +123,7 @@ static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GVal
     case PROP_CUDA_DEVICE_ID: self->device_id = g_value_get_int(value); break;
     case PROP_ATTACH_ROI_META: self->attach_roi_meta = g_value_get_boolean(value); break;
     case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean(value); break;
+    case PROP_FRAMES_IN_FLIGHT: self->frames_in_flight = g_value_get_uint(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -125,6 +145,7 @@ static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* va
     case PROP_CUDA_DEVICE_ID: g_value_set_int(value, self->device_id); break;
     case PROP_ATTACH_ROI_META: g_value_set_boolean(value, self->attach_roi_meta); break;
     case PROP_POST_MESSAGES: g_value_set_boolean(value, self->post_messages); break;
+    case PROP_FRAMES_IN_FLIGHT: g_value_set_uint(value, self->frames_in_flight); break;
     case PROP_ACTIVE_BACKEND: g_value_set_string(value, self->active_backend); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
@@ -136,13 +157,24 @@ static bool gst_cuda_ccl_is_cuda_memory(const GstCapsFeatures* features) {
   return features && !gst_caps_features_is_any(features) && gst_caps_features_contains(features, "memory:CUDAMemory");
 }
 
-static void gst_cuda_ccl_set_active_backend(GstCudaCcl* self, GstCclEngine* engine) {
+// Replaces the lanes (and their engines) with one per engine given; none stops them.
+static void gst_cuda_ccl_set_lanes(GstCudaCcl* self, std::vector<std::unique_ptr<GstCclEngine>> engines) {
+  GstCudaCclLanes lanes;
+  for (auto& engine : engines) lanes.push_back(std::make_unique<GstCudaCclLane>(std::move(engine)));
   GST_OBJECT_LOCK(self);
-  delete self->engine;
-  self->engine = engine;
-  self->active_backend = engine ? engine->name() : "none";
+  std::swap(*self->lanes, lanes);
+  self->active_backend = self->lanes->empty() ? "none" : self->lanes->front()->engine->name();
   GST_OBJECT_UNLOCK(self);
+  lanes.clear();  // the old ones, outside the lock: a CUDA engine waits for its device work
   g_object_notify(G_OBJECT(self), "active-backend");
+}
+
+// `n` engines made by `make`; throws what it throws.
+template <typename Make>
+static std::vector<std::unique_ptr<GstCclEngine>> gst_cuda_ccl_engines(guint n, Make make) {
+  std::vector<std::unique_ptr<GstCclEngine>> engines;
+  for (guint i = 0; i < n; ++i) engines.push_back(make());
+  return engines;
 }
 
 #if CCL_HAVE_CUDA
@@ -186,35 +218,65 @@ static GstCudaContext* gst_cuda_ccl_open_cuda(GstCudaCcl* self, gint device_id, 
 }
 #endif
 
+static GstFlowReturn gst_cuda_ccl_label(GstCudaCcl* self, GstCudaCclLane& lane, GstBuffer* buffer, guint64 frame);
+
+// With more than one frame in flight, frames go to the lanes' threads, which push them in order.
+static void gst_cuda_ccl_start_frame_lanes(GstCudaCcl* self, guint n_lanes) {
+  if (n_lanes < 2) return;
+  self->frame_lanes = new ccl_gst::FrameLanes(
+      n_lanes,
+      [self](std::size_t lane, std::uint64_t ticket, GstBuffer* buffer) {
+        return gst_cuda_ccl_label(self, *(*self->lanes)[lane], buffer, ticket + 1);
+      },
+      [self](std::size_t lane, GstBuffer* buffer, bool push) {
+        GstMessage* message = std::exchange((*self->lanes)[lane]->message, nullptr);
+        if (!push) {
+          gst_clear_message(&message);
+          gst_buffer_unref(buffer);
+          return GST_FLOW_OK;
+        }
+        if (message) gst_element_post_message(GST_ELEMENT(self), message);  // in frame order, as without lanes
+        return gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), buffer);
+      });
+  GST_INFO_OBJECT(self, "%u frames in flight, each labelled and pushed by its own thread", n_lanes);
+}
+
 // The one place the backend is chosen.
 static gboolean gst_cuda_ccl_start(GstBaseTransform* trans) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
   GST_OBJECT_LOCK(self);
   const GstCudaCclBackend backend = self->backend;
   const gint device_id = self->device_id;
+  const guint n_lanes = self->frames_in_flight;
   GST_OBJECT_UNLOCK(self);
   self->frames = 0;
+  self->lanes_discont = FALSE;
+  gboolean started = FALSE;
 
   if (backend == GST_CUDA_CCL_BACKEND_CPU) {
     GST_INFO_OBJECT(self, "using the CPU backend (backend=cpu)");
-    gst_cuda_ccl_set_active_backend(self, gst_ccl_engine_new_cpu().release());
-    return TRUE;
+    gst_cuda_ccl_set_lanes(self, gst_cuda_ccl_engines(n_lanes, gst_ccl_engine_new_cpu));
+    started = TRUE;
   }
 
   std::string why = "the plugin was built without CUDA support";
 #if CCL_HAVE_CUDA
-  if (GstCudaContext* context = gst_cuda_ccl_open_cuda(self, device_id, &why)) {
+  GstCudaContext* context = started ? nullptr : gst_cuda_ccl_open_cuda(self, device_id, &why);
+  if (context) {
     try {
-      gst_cuda_ccl_set_active_backend(self, gst_ccl_engine_new_cuda(context).release());
+      gst_cuda_ccl_set_lanes(self, gst_cuda_ccl_engines(n_lanes, [context] { return gst_ccl_engine_new_cuda(context); }));
       GST_INFO_OBJECT(self, "using the CUDA backend on %" GST_PTR_FORMAT, context);
-      gst_object_unref(context);
-      return TRUE;
+      started = TRUE;
     } catch (const ccl::Error& e) {
       why = e.what();
     }
     gst_object_unref(context);
   }
 #endif
+  if (started) {
+    gst_cuda_ccl_start_frame_lanes(self, n_lanes);
+    return TRUE;
+  }
   if (backend == GST_CUDA_CCL_BACKEND_CUDA) {
     GST_ELEMENT_ERROR(self, RESOURCE, SETTINGS,
                       ("backend=cuda was requested but no usable CUDA device was found: %s. "
@@ -224,15 +286,16 @@ static gboolean gst_cuda_ccl_start(GstBaseTransform* trans) {
     return FALSE;
   }
   GST_INFO_OBJECT(self, "using the CPU backend (backend=auto): %s", why.c_str());
-  gst_cuda_ccl_set_active_backend(self, gst_ccl_engine_new_cpu().release());
+  gst_cuda_ccl_set_lanes(self, gst_cuda_ccl_engines(n_lanes, gst_ccl_engine_new_cpu));
+  gst_cuda_ccl_start_frame_lanes(self, n_lanes);
   return TRUE;
 }
 
 static gboolean gst_cuda_ccl_stop(GstBaseTransform* trans) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
-  gst_cuda_ccl_set_active_backend(self, nullptr);
-  delete self->roi_metas;  // frees the blank params left in stock
-  self->roi_metas = new ccl_gst::RoiMetaWriter();
+  delete self->frame_lanes;  // the pads are flushing: frames not pushed yet are dropped
+  self->frame_lanes = nullptr;
+  gst_cuda_ccl_set_lanes(self, {});  // the ROI params left in stock go too
 #if CCL_HAVE_CUDA
   gst_cuda_ccl_replace_context(self, nullptr);
 #endif
@@ -280,9 +343,11 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
   GST_OBJECT_LOCK(self);
   const ccl::Options options = self->options;  // a variant's arrays too; a later change allocates once
   GST_OBJECT_UNLOCK(self);
+  if (self->frame_lanes) self->frame_lanes->drain();  // no frame of the old caps is still labelled
   try {
-    self->engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&info, 0),
-                          !gst_cuda_ccl_is_cuda_memory(gst_caps_get_features(incaps, 0)), options);
+    for (auto& lane : *self->lanes)
+      lane->engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&info, 0),
+                            !gst_cuda_ccl_is_cuda_memory(gst_caps_get_features(incaps, 0)), options);
   } catch (const ccl::Error& e) {
     gst_cuda_ccl_post_core_error(self, e, info, 0);
     return FALSE;
@@ -398,7 +463,7 @@ static gboolean gst_cuda_ccl_propose_allocation(GstBaseTransform* trans, GstQuer
   return TRUE;
 }
 
-static void gst_cuda_ccl_post_message(GstCudaCcl* self, GstBuffer* buffer, const ccl::Result& result) {
+static GstMessage* gst_cuda_ccl_message(GstCudaCcl* self, GstBuffer* buffer, const ccl::Result& result) {
   const GstSegment& segment = GST_BASE_TRANSFORM(self)->segment;
   const GstClockTime pts = GST_BUFFER_PTS(buffer);
   GstCclFrameTimes times;
@@ -406,26 +471,23 @@ static void gst_cuda_ccl_post_message(GstCudaCcl* self, GstBuffer* buffer, const
   times.stream_time = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, pts);
   times.running_time = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, pts);
   times.duration = GST_BUFFER_DURATION(buffer);
-  gst_element_post_message(GST_ELEMENT(self),
-                           gst_message_new_element(GST_OBJECT(self), gst_ccl_result_to_structure(result, times)));
+  return gst_message_new_element(GST_OBJECT(self), gst_ccl_result_to_structure(result, times));
 }
 
 #if CCL_HAVE_CUDA
 // After the engine adopted upstream memory's context, context queries answer with that one, so
 // elements that join later share it too.
-static void gst_cuda_ccl_follow_engine_context(GstCudaCcl* self) {
-  GstCudaContext* now = self->engine->cuda_context();
+static void gst_cuda_ccl_follow_engine_context(GstCudaCcl* self, const GstCclEngine& engine) {
+  GstCudaContext* now = engine.cuda_context();
   if (now && gst_cuda_ccl_replace_context(self, now))
     GST_INFO_OBJECT(self, "now sharing the upstream CUDA context %" GST_PTR_FORMAT, now);
 }
 #endif
 
-static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffer* buffer) {
-  GstCudaCcl* self = GST_CUDA_CCL(trans);
-
+// Labels `buffer` (writable) on `lane` and attaches the results; `frame` counts from 1 for messages.
+static GstFlowReturn gst_cuda_ccl_label(GstCudaCcl* self, GstCudaCclLane& lane, GstBuffer* buffer, guint64 frame) {
   // A gap without data has no frame to label.
   if (GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0) return GST_FLOW_OK;
-  const guint64 frame = ++self->frames;
 
   GST_OBJECT_LOCK(self);
   const ccl::Options options = self->options;
@@ -454,15 +516,15 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
     return GST_FLOW_ERROR;
   }
 
-  ccl::Result& result = *self->result;
+  ccl::Result& result = lane.result;
   gst_ccl_result_remove_metas(buffer);
   // The last frame's count is this frame's guess: the workers build that many blank ROI params, and
   // this thread attaches the blank ROI metas while the GPU labels the frame.
-  ccl_gst::RoiMetaWriter* roi_metas = attach_roi_meta ? self->roi_metas : nullptr;
+  ccl_gst::RoiMetaWriter* roi_metas = attach_roi_meta ? &lane.roi_metas : nullptr;
   if (roi_metas) roi_metas->expect(result.components.size());
   const auto attach_blanks = [roi_metas, buffer] { roi_metas->attach_blanks(buffer); };
   try {
-    if (!self->engine->run(buffer, self->info, options, result,
+    if (!lane.engine->run(buffer, self->info, options, result,
                            roi_metas ? std::function<void()>(attach_blanks) : std::function<void()>())) {
       if (roi_metas) roi_metas->abandon(buffer);
       GST_ELEMENT_ERROR(self, STREAM, FAILED, ("Could not read the frame."),
@@ -483,14 +545,73 @@ static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffe
   }
 
 #if CCL_HAVE_CUDA
-  gst_cuda_ccl_follow_engine_context(self);
+  gst_cuda_ccl_follow_engine_context(self, *lane.engine);
 #endif
   gst_ccl_result_add_meta(buffer, result);
   if (roi_metas) roi_metas->finish(buffer, result.components);
-  if (post_messages) gst_cuda_ccl_post_message(self, buffer, result);
+  if (post_messages) {
+    GstMessage* message = gst_cuda_ccl_message(self, buffer, result);
+    if (self->frame_lanes) {
+      gst_clear_message(&lane.message);
+      lane.message = message;  // posted when the lanes push the frame, in frame order
+    } else {
+      gst_element_post_message(GST_ELEMENT(self), message);
+    }
+  }
   GST_LOG_OBJECT(self, "%zu of %u components%s", result.components.size(), result.n_components_total,
                  result.truncated ? " (truncated)" : "");
   return GST_FLOW_OK;
+}
+
+// One frame in flight: labelled in place on the streaming thread, pushed by GstBaseTransform.
+static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffer* buffer) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  const bool gap = GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0;
+  return gst_cuda_ccl_label(self, *self->lanes->front(), buffer, gap ? self->frames : ++self->frames);
+}
+
+// QoS dropped the frame: GstBaseTransform marks the next buffer it pushes DISCONT, but with lanes
+// it pushes none, so the lanes' next one is marked here.
+static GstFlowReturn gst_cuda_ccl_submit_input_buffer(GstBaseTransform* trans, gboolean discont, GstBuffer* input) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  const GstFlowReturn ret =
+      GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->submit_input_buffer(trans, discont, input);
+  if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED && self->frame_lanes) self->lanes_discont = TRUE;
+  return ret;
+}
+
+// Several frames in flight: the frame goes to the next lane, which labels and pushes it; nothing
+// comes back here to push.
+static GstFlowReturn gst_cuda_ccl_generate_output(GstBaseTransform* trans, GstBuffer** outbuf) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  if (!self->frame_lanes) return GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->generate_output(trans, outbuf);
+  *outbuf = nullptr;
+  GstBuffer* buffer = trans->queued_buf;
+  trans->queued_buf = nullptr;
+  if (!buffer) return GST_FLOW_OK;
+  buffer = gst_buffer_make_writable(buffer);  // metadata is attached in place
+  if (self->lanes_discont) {
+    GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_DISCONT);
+    self->lanes_discont = FALSE;
+  }
+  return self->frame_lanes->submit(buffer);
+}
+
+// Events after a frame must not overtake it: serialized events wait until the lanes pushed every
+// frame before them; a flush drops the frames still in the lanes.
+static gboolean gst_cuda_ccl_sink_event(GstBaseTransform* trans, GstEvent* event) {
+  GstCudaCcl* self = GST_CUDA_CCL(trans);
+  if (self->frame_lanes) {
+    if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_START) {
+      self->frame_lanes->flush();
+    } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
+      self->frame_lanes->drain();
+      self->frame_lanes->reset();
+    } else if (GST_EVENT_IS_SERIALIZED(event)) {
+      self->frame_lanes->drain();
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->sink_event(trans, event);
 }
 
 #if CCL_HAVE_CUDA
@@ -505,8 +626,11 @@ static void gst_cuda_ccl_set_context(GstElement* element, GstContext* context) {
   GST_ELEMENT_CLASS(gst_cuda_ccl_parent_class)->set_context(element, context);
 }
 
+#endif
+
 static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
+#if CCL_HAVE_CUDA
   if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT) {
     // The streaming thread may swap the context (adoption) while another thread queries.
     GstCudaContext* context = gst_cuda_ccl_ref_context(self);
@@ -514,15 +638,16 @@ static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection dire
     gst_clear_object(&context);
     if (answered) return TRUE;
   }
+#endif
+  // A serialized query (allocation, drain) comes after the frames before it, as events do.
+  if (direction == GST_PAD_SINK && GST_QUERY_IS_SERIALIZED(query) && self->frame_lanes) self->frame_lanes->drain();
   return GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->query(trans, direction, query);
 }
-#endif
 
 static void gst_cuda_ccl_finalize(GObject* object) {
   GstCudaCcl* self = GST_CUDA_CCL(object);
-  delete self->engine;
-  delete self->result;
-  delete self->roi_metas;
+  delete self->frame_lanes;
+  delete self->lanes;
   g_free(self->refused_caps);
 #if CCL_HAVE_CUDA
   gst_clear_object(&self->context);
@@ -607,6 +732,14 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
                            "Post one element message \"ccl\" per frame listing the reported components",
                            DEFAULT_POST_MESSAGES, flags));
   g_object_class_install_property(
+      gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint("frames-in-flight", "Frames in flight",
+                        "Frames labelled at once, each by its own thread with its own engine (and device "
+                        "scratch), pushed in order: more frames per second when upstream keeps up, at the "
+                        "same latency a frame. 1 labels each frame on the streaming thread",
+                        1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
+                        GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property(
       gobject_class, PROP_ACTIVE_BACKEND,
       g_param_spec_string("active-backend", "Active backend",
                           "The backend in use: \"none\" until the element starts, then \"cpu\" or \"cuda\"",
@@ -628,8 +761,11 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
 
 #if CCL_HAVE_CUDA
   element_class->set_context = gst_cuda_ccl_set_context;
-  trans_class->query = gst_cuda_ccl_query;
 #endif
+  trans_class->query = gst_cuda_ccl_query;
+  trans_class->sink_event = gst_cuda_ccl_sink_event;
+  trans_class->submit_input_buffer = gst_cuda_ccl_submit_input_buffer;
+  trans_class->generate_output = gst_cuda_ccl_generate_output;
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_ip_on_passthrough = FALSE;
   trans_class->start = gst_cuda_ccl_start;
@@ -655,9 +791,9 @@ static void gst_cuda_ccl_init(GstCudaCcl* self) {
   self->device_id = DEFAULT_CUDA_DEVICE_ID;
   self->attach_roi_meta = DEFAULT_ATTACH_ROI_META;
   self->post_messages = DEFAULT_POST_MESSAGES;
+  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   self->active_backend = "none";
-  self->result = new ccl::Result();
-  self->roi_metas = new ccl_gst::RoiMetaWriter();
+  self->lanes = new GstCudaCclLanes();
   gst_video_info_init(&self->info);
 #if CCL_HAVE_CUDA
   g_rec_mutex_init(&self->context_lock);

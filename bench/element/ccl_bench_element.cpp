@@ -136,10 +136,11 @@ struct Ring {
   }
 };
 
-GstHarness* make_harness(GstCudaContext* context, const Ring& ring, bool roi) {
+GstHarness* make_harness(GstCudaContext* context, const Ring& ring, bool roi, guint in_flight = 1) {
   GstElement* e = gst_element_factory_make("cudaccl", nullptr);
   if (!e) Ring::fail("gst_element_factory_make(cudaccl) (GST_PLUGIN_PATH?)");
-  g_object_set(e, "threshold", guint(kThreshold), "attach-roi-meta", gboolean(roi), nullptr);
+  g_object_set(e, "threshold", guint(kThreshold), "attach-roi-meta", gboolean(roi), "frames-in-flight", in_flight,
+               nullptr);
   gst_util_set_object_arg(G_OBJECT(e), "backend", "cuda");
   GstContext* c = gst_context_new_cuda_context(context);
   gst_element_set_context(e, c);
@@ -209,16 +210,40 @@ ElementFigures time_element(GstCudaContext* context, const Ring& ring, bool roi,
   return {n / wall * 1e3, percentile(latency, 0.5), percentile(latency, 0.99), latency, drop};
 }
 
-// Throughput in a deployed shape: appsrc ! cudaccl ! queue ! fakesink, default properties. The queue
-// hands buffers to another thread, so freeing their metas (~0.1 us per ROI meta) overlaps with the
-// next frame instead of adding to it as in the single-threaded harness. Rate = buffers leaving
-// cudaccl per second, between the end of a warm-up and the n-th timed frame.
-double pipeline_fps(GstCudaContext* context, const Ring& ring, int n) {
+// Latency of one frame at a time through cudaccl frames-in-flight=N in a harness: from the push to
+// the output pulled (the lanes hand the frame to another thread and back), then dropped.
+ElementFigures time_element_in_flight(GstCudaContext* context, const Ring& ring, bool roi, guint in_flight, int n) {
+  GstHarness* h = make_harness(context, ring, roi, in_flight);
+  const std::size_t k = ring.buffers.size();
+  for (std::size_t i = 0; i < 2 * k; ++i) gst_buffer_unref(gst_harness_push_and_pull(h, gst_buffer_copy(ring.buffers[i % k])));
+  std::vector<double> latency;
+  const auto start = Clock::now();
+  for (int i = 0; i < n; ++i) {
+    GstBuffer* in = gst_buffer_copy(ring.buffers[std::size_t(i) % k]);
+    const auto t = Clock::now();
+    if (gst_harness_push(h, in) != GST_FLOW_OK) Ring::fail("push");
+    GstBuffer* out = gst_harness_pull(h);
+    latency.push_back(ms_since(t));
+    gst_buffer_unref(out);
+  }
+  const double wall = ms_since(start);
+  gst_harness_teardown(h);
+  return {n / wall * 1e3, percentile(latency, 0.5), percentile(latency, 0.99), latency, {}};
+}
+
+// Throughput in a deployed shape: appsrc ! cudaccl <ccl_props> [! queue] ! fakesink. A queue hands
+// buffers to another thread, so freeing their metas (~0.1 us per ROI meta) overlaps with the next
+// frame instead of adding to it as in the single-threaded harness; with frames-in-flight the lanes'
+// threads push and the sink drops there. Rate = buffers leaving cudaccl per second, between the end
+// of a warm-up and the n-th timed frame.
+double pipeline_fps(GstCudaContext* context, const Ring& ring, int n, const std::string& ccl_props = "",
+                    bool queue = true) {
   GError* error = nullptr;
-  GstElement* p = gst_parse_launch(
-      "appsrc name=src format=time block=true max-buffers=8 ! cudaccl name=ccl backend=cuda threshold=128 ! "
-      "queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! fakesink sync=false",
-      &error);
+  const std::string launch =
+      "appsrc name=src format=time block=true max-buffers=8 ! cudaccl name=ccl backend=cuda threshold=128 " +
+      ccl_props + (queue ? " ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0" : "") +
+      " ! fakesink sync=false";
+  GstElement* p = gst_parse_launch(launch.c_str(), &error);
   if (!p) Ring::fail(error ? error->message : "gst_parse_launch");
   GstElement* src = gst_bin_get_by_name(GST_BIN(p), "src");
   GstElement* ccl = gst_bin_get_by_name(GST_BIN(p), "ccl");
@@ -282,10 +307,17 @@ bench::CoreTimes time_core_on(GstCudaContext* context, const Ring& ring, int n) 
   options.threshold = kThreshold;
   if (!gst_cuda_context_push(context)) Ring::fail("gst_cuda_context_push");
   bench::CoreTimes core =
-      bench::time_core(device, GST_VIDEO_INFO_WIDTH(&ring.info), GST_VIDEO_INFO_HEIGHT(&ring.info), stride, options, n);
+      bench::time_core(device, GST_VIDEO_INFO_WIDTH(&ring.info), GST_VIDEO_INFO_HEIGHT(&ring.info), stride, options, n,
+                       [context] { gst_cuda_context_push(context); });
   gst_cuda_context_pop(nullptr);
   for (GstVideoFrame& f : mapped) gst_video_frame_unmap(&f);
   return core;
+}
+
+std::string in_flight_text(const bench::CoreTimes& core) {
+  std::string text;
+  for (double fps : core.in_flight_fps) text += (text.empty() ? "" : " / ") + std::to_string(long(fps + 0.5));
+  return text;
 }
 
 std::string stage_medians(const bench::CoreTimes& core) {
@@ -308,6 +340,8 @@ void run_core_case(GstCudaContext* context, const char* scene, const std::vector
   const bench::CoreTimes core = time_core_on(context, ring, n);
   std::printf("core,%d,%d,%s,median %.1f us,p99 %.1f us,stages%s\n", fs[0].width, fs[0].height, scene,
               percentile(core.run_ms, 0.5) * 1e3, percentile(core.run_ms, 0.99) * 1e3, stage_medians(core).c_str());
+  std::printf("core,%d,%d,%s,frames/s with 1 / 2 / 3 frames in flight,%s\n", fs[0].width, fs[0].height, scene,
+              in_flight_text(core).c_str());
 }
 
 void run_case(GstCudaContext* context, const char* scene, const std::vector<frames::Frame>& fs, int n, int threads) {
@@ -347,6 +381,20 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
   const ElementFigures with_roi = time_element(context, ring, true, n_roi);
   const ElementFigures meta_only = time_element(context, ring, false, n);
   const double in_pipeline_fps = pipeline_fps(context, ring, n_roi);
+  // Frames in flight: throughput with appsrc pushing ahead, and one frame at a time's latency.
+  struct InFlight {
+    guint lanes;
+    double fps_roi, fps_noroi;
+    ElementFigures latency_roi, latency_noroi;
+  };
+  std::vector<InFlight> in_flight;
+  for (guint lanes : {2u, 3u}) {
+    const std::string props = "frames-in-flight=" + std::to_string(lanes);
+    in_flight.push_back({lanes, pipeline_fps(context, ring, n_roi, props, false),
+                         pipeline_fps(context, ring, n, props + " attach-roi-meta=false", false),
+                         time_element_in_flight(context, ring, true, lanes, n_roi),
+                         time_element_in_flight(context, ring, false, lanes, n)});
+  }
 
   // 3. The core alone on the same device frames, and the meta creation alone on its results.
   const bench::CoreTimes core = time_core_on(context, ring, std::min(n, 1000));
@@ -429,7 +477,20 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
               percentile(core.enqueue_ms, 0.5) * 1e3, percentile(core.no_overlap_run_ms, 0.5) * 1e3,
               percentile(core.direct_run_ms, 0.5) * 1e3, percentile(core.direct_run_ms, 0.99) * 1e3,
               percentile(core.direct_enqueue_ms, 0.5) * 1e3);
+  for (const InFlight& f : in_flight) {
+    std::printf("  frames-in-flight=%u, appsrc ! cudaccl ! fakesink: default %7.0f fps (%.1fx OpenCV), "
+                "attach-roi-meta=false %7.0f fps (%.1fx OpenCV); one frame at a time, push to pull: median / p99 "
+                "%.1f / %.1f us default, %.1f / %.1f us attach-roi-meta=false\n",
+                f.lanes, f.fps_roi, f.fps_roi / cv_fps, f.fps_noroi, f.fps_noroi / cv_fps,
+                f.latency_roi.median_ms * 1e3, f.latency_roi.p99_ms * 1e3, f.latency_noroi.median_ms * 1e3,
+                f.latency_noroi.p99_ms * 1e3);
+    std::printf("inflight,%d,%d,%s,%u,%.0f,%.0f,%.1f,%.1f,%.1f,%.1f,%.1f\n", w, h, scene, f.lanes, f.fps_roi,
+                f.fps_noroi, f.latency_roi.median_ms * 1e3, f.latency_roi.p99_ms * 1e3,
+                f.latency_noroi.median_ms * 1e3, f.latency_noroi.p99_ms * 1e3, cv_fps);
+  }
   std::printf("  core stages (cudaEvent, median us):%s\n", stage_medians(core).c_str());
+  std::printf("  core frames/s with 1 / 2 / 3 frames in flight (own stream, scratch and thread each): %s\n",
+              in_flight_text(core).c_str());
   std::printf("  meta creation (median us): GstCclMeta %.1f, ROI metas %.1f all after the labelling; as the element "
               "does: %.1f attaching blanks during the GPU wait (%.1f when the params are ready), %.1f filling them "
               "after; freeing the buffer with its metas %.1f\n",

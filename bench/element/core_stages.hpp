@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,11 +21,16 @@ struct CoreTimes {
   std::vector<double> no_overlap_run_ms;  // graphs whose kernels do not overlap the previous one's tail
   std::vector<std::pair<std::string, std::vector<double>>> stage_ms;  // per stage, one entry per frame
   std::vector<ccl::Result> results;  // of each distinct frame
+  // Frames/s with 1, 2, 3 frames in flight: that many FramePipelines, each with its own stream,
+  // scratch and host thread, taking the frames in turn. The ceiling of an element that kept as
+  // many frames in flight (one GstBaseTransform frame waits for its own result before the next).
+  std::vector<double> in_flight_fps;
 };
 
 // Runs `iterations` frames cycling over `frames` (device pointers, `stride` bytes per row) on a new
-// stream; the caller has made the CUDA context current.
+// stream; the caller has made the CUDA context current, and `enter_context` makes it current on
+// the threads of the in-flight figures.
 CoreTimes time_core(const std::vector<const std::uint8_t*>& frames, int width, int height, std::ptrdiff_t stride,
-                    const ccl::Options& options, int iterations);
+                    const ccl::Options& options, int iterations, const std::function<void()>& enter_context);
 
 }  // namespace bench

@@ -256,6 +256,7 @@ TEST(ElementProperties, DefaultsRoundTripsAndRanges) {
       {"analysis", "flsl-cd", "flsl-otf"}, {"order", "raster", "area"},
       {"backend", "auto", "cpu"},          {"cuda-device-id", "-1", "3"},
       {"attach-roi-meta", "true", "false"}, {"post-messages", "false", "true"},
+      {"frames-in-flight", "1", "4"},
   };
   auto read = [&](const char* name) {
     GParamSpec* p = g_object_class_find_property(klass, name);
@@ -296,6 +297,7 @@ TEST(ElementProperties, DefaultsRoundTripsAndRanges) {
   uint_range("min-area", 0, G_MAXUINT);
   uint_range("max-area", 0, G_MAXUINT);
   uint_range("max-objects", 0, G_MAXUINT);
+  uint_range("frames-in-flight", 1, 8);
   auto* dev = G_PARAM_SPEC_INT(g_object_class_find_property(klass, "cuda-device-id"));
   EXPECT_EQ(dev->minimum, -1);
   // Enum values and nicks exactly as documented.

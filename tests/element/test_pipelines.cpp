@@ -287,6 +287,32 @@ TEST(ElementPipelines, SeveralCudaPipelinesAtOnce) {
   several_pipelines_at_once(launches, opts(8, 128), 20, true);
 }
 
+// frames-in-flight in real pipelines: every frame checked, one message each, EOS after the last.
+TEST(ElementPipelines, FramesInFlightCpu) {
+  several_pipelines_at_once({"videotestsrc num-buffers=30 pattern=snow ! video/x-raw,format=I420,width=320,"
+                             "height=240 ! cudaccl name=ccl backend=cpu threshold=128 frames-in-flight=3 "
+                             "post-messages=true ! fakesink"},
+                            opts(8, 128), 30, false);
+}
+
+TEST(ElementPipelines, FramesInFlightOnCudaMemory) {
+  const std::string skip = gpu_skip_reason();
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  GstElement* p = parse("videotestsrc num-buffers=40 pattern=snow ! video/x-raw,format=NV12,width=640,height=480 ! "
+                        "cudaupload ! cudaccl name=ccl threshold=128 frames-in-flight=3 post-messages=true ! "
+                        "cudadownload ! fakesink");
+  ASSERT_NE(p, nullptr);
+  Probe probe;
+  probe.options = opts(8, 128);
+  probe.attach(p, "ccl");
+  const RunResult r = play(p);
+  EXPECT_TRUE(r.eos) << r.error;
+  EXPECT_EQ(r.messages, 40);
+  EXPECT_EQ(probe.cuda_frames, 40) << "cudaccl did not get CUDA memory from cudaupload";
+  EXPECT_TRUE(probe.failures.empty()) << probe.failures[0];
+  gst_object_unref(p);
+}
+
 #if CCL_HAVE_CUDA
 
 // CUDA-memory frames made by a GstCudaBufferPool on `context`, plane 0 from `f`, other bytes garbage.
