@@ -224,25 +224,30 @@ TEST(ElementPipelines, CpuBackendPrefersSystemMemory) {
 
 // The pipeline: cudaupload without a CUDAMemory caps filter negotiates CUDA memory, and
 // every frame's meta and message match the CPU backend; with and without post-messages.
+// videotestsrc ! NV12 640x480 ! cudaupload ! cudaccl threshold=128 <props> ! cudadownload ! fakesink:
+// every frame in CUDA memory and equal to the CPU backend, one message each when `messages`.
+void expect_cuda_upload_pipeline(const std::string& props, int frames, bool messages) {
+  GstElement* p = parse("videotestsrc num-buffers=" + std::to_string(frames) +
+                        " pattern=snow ! video/x-raw,format=NV12,width=640,height=480 ! cudaupload ! cudaccl name=ccl "
+                        "threshold=128 post-messages=" + (messages ? "true " : "false ") + props +
+                        " ! cudadownload ! fakesink");
+  ASSERT_NE(p, nullptr);
+  Probe probe;
+  probe.options = opts(8, 128);
+  probe.attach(p, "ccl");
+  const RunResult r = play(p);
+  EXPECT_TRUE(r.eos) << r.error;
+  EXPECT_EQ(r.messages, messages ? frames : 0);
+  EXPECT_EQ(probe.frames, frames);
+  EXPECT_EQ(probe.cuda_frames, frames) << "cudaccl did not get CUDA memory from cudaupload";
+  EXPECT_TRUE(probe.failures.empty()) << probe.failures[0];
+  gst_object_unref(p);
+}
+
 TEST(ElementPipelines, CudaUploadNegotiatesCudaMemory) {
   const std::string skip = gpu_skip_reason();
   if (!skip.empty()) GTEST_SKIP() << skip;
-  for (const char* messages : {"false", "true"}) {
-    GstElement* p = parse(std::string("videotestsrc num-buffers=10 pattern=snow ! video/x-raw,format=NV12,width=640,"
-                                      "height=480 ! cudaupload ! cudaccl name=ccl threshold=128 post-messages=") +
-                          messages + " ! cudadownload ! fakesink");
-    ASSERT_NE(p, nullptr);
-    Probe probe;
-    probe.options = opts(8, 128);
-    probe.attach(p, "ccl");
-    const RunResult r = play(p);
-    EXPECT_TRUE(r.eos) << r.error;
-    EXPECT_EQ(r.messages, std::strcmp(messages, "true") == 0 ? 10 : 0);
-    EXPECT_EQ(probe.frames, 10);
-    EXPECT_EQ(probe.cuda_frames, 10) << "cudaccl did not get CUDA memory from cudaupload";
-    EXPECT_TRUE(probe.failures.empty()) << probe.failures[0];
-    gst_object_unref(p);
-  }
+  for (bool messages : {false, true}) expect_cuda_upload_pipeline("", 10, messages);
 }
 
 // System-memory pipelines still negotiate (GRAY8 has no CUDA memory) with backend=auto on a GPU.
@@ -298,19 +303,7 @@ TEST(ElementPipelines, FramesInFlightCpu) {
 TEST(ElementPipelines, FramesInFlightOnCudaMemory) {
   const std::string skip = gpu_skip_reason();
   if (!skip.empty()) GTEST_SKIP() << skip;
-  GstElement* p = parse("videotestsrc num-buffers=40 pattern=snow ! video/x-raw,format=NV12,width=640,height=480 ! "
-                        "cudaupload ! cudaccl name=ccl threshold=128 frames-in-flight=3 post-messages=true ! "
-                        "cudadownload ! fakesink");
-  ASSERT_NE(p, nullptr);
-  Probe probe;
-  probe.options = opts(8, 128);
-  probe.attach(p, "ccl");
-  const RunResult r = play(p);
-  EXPECT_TRUE(r.eos) << r.error;
-  EXPECT_EQ(r.messages, 40);
-  EXPECT_EQ(probe.cuda_frames, 40) << "cudaccl did not get CUDA memory from cudaupload";
-  EXPECT_TRUE(probe.failures.empty()) << probe.failures[0];
-  gst_object_unref(p);
+  expect_cuda_upload_pipeline("frames-in-flight=3", 40, true);
 }
 
 #if CCL_HAVE_CUDA
