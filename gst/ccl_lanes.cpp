@@ -3,6 +3,18 @@
 #include <utility>
 
 namespace ccl_gst {
+namespace {
+
+// ERROR, NOT_NEGOTIATED and worse: the stream cannot go on without a new start or new caps.
+bool fatal(GstFlowReturn flow) { return flow <= GST_FLOW_NOT_NEGOTIATED; }
+
+}  // namespace
+
+GstFlowReturn FrameLanes::take_flow_locked() {
+  const GstFlowReturn flow = flow_locked();
+  if (flow != GST_FLOW_OK) return flow;
+  return std::exchange(passing_, GST_FLOW_OK);
+}
 
 FrameLanes::FrameLanes(std::size_t lanes, Label label, Deliver deliver)
     : label_(std::move(label)), deliver_(std::move(deliver)) {
@@ -23,23 +35,24 @@ GstFlowReturn FrameLanes::submit(GstBuffer* buffer) {
   std::unique_lock<std::mutex> lock(mutex_);
   Lane& lane = *lanes_[next_ticket_ % lanes_.size()];
   changed_.wait(lock, [&] { return lane.buffer == nullptr || flow_locked() != GST_FLOW_OK; });
-  const GstFlowReturn flow = flow_locked();
-  if (flow != GST_FLOW_OK) {
+  if (flow_locked() != GST_FLOW_OK) {
+    const GstFlowReturn flow = flow_locked();
     lock.unlock();
     gst_buffer_unref(buffer);
     return flow;
   }
   lane.buffer = buffer;
   lane.ticket = next_ticket_++;
+  const GstFlowReturn flow = take_flow_locked();
   lock.unlock();
   changed_.notify_all();
-  return GST_FLOW_OK;
+  return flow;
 }
 
 GstFlowReturn FrameLanes::drain() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return next_push_ == next_ticket_; });
-  return flow_locked();
+  return take_flow_locked();
 }
 
 void FrameLanes::flush() {
@@ -53,7 +66,7 @@ void FrameLanes::flush() {
 void FrameLanes::reset() {
   std::lock_guard<std::mutex> lock(mutex_);
   flushing_ = false;
-  flow_ = GST_FLOW_OK;
+  flow_ = passing_ = GST_FLOW_OK;
 }
 
 void FrameLanes::run(std::size_t index) {
@@ -74,8 +87,10 @@ void FrameLanes::run(std::size_t index) {
     const GstFlowReturn pushed = deliver_(index, buffer, push);  // unlocked: downstream may block (preroll)
     if (push) flow = pushed;
     lock.lock();
-    // The first failure sticks until reset(): later frames are dropped, submit() reports it.
-    if (flow != GST_FLOW_OK && flow_ == GST_FLOW_OK) flow_ = flow;
+    // A fatal failure sticks until reset(): later frames are dropped, submit() reports it. Others
+    // (a branch unlinked, EOS downstream) go upstream once and the next frames are pushed.
+    if (fatal(flow) && flow_ == GST_FLOW_OK) flow_ = flow;
+    else if (flow != GST_FLOW_OK && !fatal(flow)) passing_ = flow;
     lane.buffer = nullptr;
     ++next_push_;
     changed_.notify_all();

@@ -32,14 +32,16 @@ class FrameLanes {
   FrameLanes& operator=(const FrameLanes&) = delete;
 
   // Hands `buffer` (writable, taken) to the next lane in turn, waiting while that lane still has
-  // its last frame. Returns the first flow other than OK that a frame met since the last reset(),
-  // then the buffer is dropped; GST_FLOW_FLUSHING while flushing.
+  // its last frame. A fatal flow (ERROR, NOT_NEGOTIATED) met by an earlier frame is returned until
+  // reset() and the buffer dropped; GST_FLOW_FLUSHING while flushing. Another flow an earlier push
+  // met (NOT_LINKED, EOS, FLUSHING from downstream) is returned once, as the push of that frame
+  // would have returned it, and the buffer is still taken.
   GstFlowReturn submit(GstBuffer* buffer);
   // Waits until every frame handed over is pushed or dropped; returns the flow as submit() does.
   GstFlowReturn drain();
   // Frames not pushed yet are dropped and submit() refuses new ones until reset(); returns at once.
   void flush();
-  // After a flush or a failed push: accepts frames again with a clean flow.
+  // After a flush, or new caps after a fatal flow: accepts frames again with a clean flow.
   void reset();
 
  private:
@@ -50,6 +52,8 @@ class FrameLanes {
   };
   void run(std::size_t index);
   GstFlowReturn flow_locked() const { return flushing_ ? GST_FLOW_FLUSHING : flow_; }
+  // The flow to give upstream now: a fatal or flushing one, else the last other one, once.
+  GstFlowReturn take_flow_locked();
 
   Label label_;
   Deliver deliver_;
@@ -58,7 +62,8 @@ class FrameLanes {
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::uint64_t next_ticket_ = 0;  // of the next frame handed over
   std::uint64_t next_push_ = 0;    // ticket whose turn it is to go downstream
-  GstFlowReturn flow_ = GST_FLOW_OK;
+  GstFlowReturn flow_ = GST_FLOW_OK;     // fatal: frames are dropped until reset()
+  GstFlowReturn passing_ = GST_FLOW_OK;  // not fatal: returned once, frames go on
   bool flushing_ = false, stopping_ = false;
 };
 

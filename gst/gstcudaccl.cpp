@@ -590,6 +590,14 @@ static GstFlowReturn gst_cuda_ccl_generate_output(GstBaseTransform* trans, GstBu
   trans->queued_buf = nullptr;
   if (!buffer) return GST_FLOW_OK;
   buffer = gst_buffer_make_writable(buffer);  // metadata is attached in place
+  // GstBaseTransform advances the position only for buffers it pushes itself: position queries.
+  if (trans->segment.format == GST_FORMAT_TIME && GST_BUFFER_PTS_IS_VALID(buffer)) {
+    GstClockTime position = GST_BUFFER_PTS(buffer);
+    if (GST_BUFFER_DURATION_IS_VALID(buffer)) position += GST_BUFFER_DURATION(buffer);
+    GST_OBJECT_LOCK(self);
+    trans->segment.position = position;
+    GST_OBJECT_UNLOCK(self);
+  }
   if (self->lanes_discont) {
     GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_DISCONT);
     self->lanes_discont = FALSE;
@@ -608,7 +616,12 @@ static gboolean gst_cuda_ccl_sink_event(GstBaseTransform* trans, GstEvent* event
       self->frame_lanes->drain();
       self->frame_lanes->reset();
     } else if (GST_EVENT_IS_SERIALIZED(event)) {
-      self->frame_lanes->drain();
+      const GstFlowReturn flow = self->frame_lanes->drain();
+      // A fatal flow of the last frames that no later push will carry upstream: say it before EOS.
+      // (ERROR was posted by whoever returned it.)
+      if (GST_EVENT_TYPE(event) == GST_EVENT_EOS && flow <= GST_FLOW_NOT_NEGOTIATED && flow != GST_FLOW_ERROR)
+        GST_ELEMENT_FLOW_ERROR(self, flow);
+      if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) self->frame_lanes->reset();  // new caps may cure not-negotiated
     }
   }
   return GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->sink_event(trans, event);

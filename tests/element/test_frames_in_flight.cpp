@@ -153,6 +153,43 @@ TEST(FramesInFlight, FailureReachesUpstream) {
   }
 }
 
+// A push that fails without ending the stream (a branch unlinked for a moment) goes upstream once;
+// the frames after it are still labelled and pushed.
+TEST(FramesInFlight, NotLinkedOnceDoesNotStopTheStream) {
+  for (const char* backend : backends()) {
+    Harness h("post-messages=true frames-in-flight=3", backend);
+    GstPad* src = gst_element_get_static_pad(h.element(), "src");
+    gst_pad_add_probe(
+        src, GST_PAD_PROBE_TYPE_BUFFER,
+        [](GstPad*, GstPadProbeInfo* info, gpointer) {
+          GstBuffer* b = GST_PAD_PROBE_INFO_BUFFER(info);
+          if (GST_BUFFER_PTS(b) != 2 * GST_MSECOND) return GST_PAD_PROBE_OK;
+          gst_buffer_unref(b);
+          GST_PAD_PROBE_INFO_FLOW_RETURN(info) = GST_FLOW_NOT_LINKED;
+          return GST_PAD_PROBE_HANDLED;
+        },
+        nullptr, nullptr);
+    gst_object_unref(src);
+    h.set_caps(elcheck::gray_caps(64, 48));
+    const auto fs = stream(8, 64, 48);
+    int not_linked = 0;
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+      const GstFlowReturn flow =
+          gst_harness_push(h.get(), with_pts(elcheck::pack_default(fs[i], GST_VIDEO_FORMAT_GRAY8), int(i)));
+      EXPECT_TRUE(flow == GST_FLOW_OK || flow == GST_FLOW_NOT_LINKED) << gst_flow_get_name(flow);
+      not_linked += flow == GST_FLOW_NOT_LINKED;
+    }
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+      if (i == 2) {  // its message was posted before the push failed
+        gst_message_unref(h.pop_ccl_message());
+        continue;
+      }
+      expect_frame(h, fs[i], int(i), backend);
+    }
+    EXPECT_LE(not_linked, 1) << backend << ": told upstream more than once";
+  }
+}
+
 // Stopping while the lanes hold frames: the state change returns, nothing hangs or leaks.
 TEST(FramesInFlight, StopWithFramesInFlight) {
   for (const char* backend : backends()) {
