@@ -35,11 +35,10 @@ GstFlowReturn FrameLanes::submit(GstBuffer* buffer) {
   std::unique_lock<std::mutex> lock(mutex_);
   Lane& lane = *lanes_[next_ticket_ % lanes_.size()];
   changed_.wait(lock, [&] { return lane.buffer == nullptr || flow_locked() != GST_FLOW_OK; });
-  if (flow_locked() != GST_FLOW_OK) {
-    const GstFlowReturn flow = flow_locked();
+  if (const GstFlowReturn refused = flow_locked(); refused != GST_FLOW_OK) {
     lock.unlock();
     gst_buffer_unref(buffer);
-    return flow;
+    return refused;
   }
   lane.buffer = buffer;
   lane.ticket = next_ticket_++;
@@ -52,7 +51,7 @@ GstFlowReturn FrameLanes::submit(GstBuffer* buffer) {
 GstFlowReturn FrameLanes::drain() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return next_push_ == next_ticket_; });
-  return take_flow_locked();
+  return flow_locked();
 }
 
 void FrameLanes::flush() {

@@ -37,7 +37,8 @@ class FrameLanes {
   // met (NOT_LINKED, EOS, FLUSHING from downstream) is returned once, as the push of that frame
   // would have returned it, and the buffer is still taken.
   GstFlowReturn submit(GstBuffer* buffer);
-  // Waits until every frame handed over is pushed or dropped; returns the flow as submit() does.
+  // Waits until every frame handed over is pushed or dropped; returns the fatal or flushing flow,
+  // if any (a flow returned once is left for the next submit()).
   GstFlowReturn drain();
   // Frames not pushed yet are dropped and submit() refuses new ones until reset(); returns at once.
   void flush();

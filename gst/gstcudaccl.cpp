@@ -484,10 +484,14 @@ static void gst_cuda_ccl_follow_engine_context(GstCudaCcl* self, const GstCclEng
 }
 #endif
 
+// A gap without data has no frame to label.
+static bool gst_cuda_ccl_is_empty_gap(GstBuffer* buffer) {
+  return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0;
+}
+
 // Labels `buffer` (writable) on `lane` and attaches the results; `frame` counts from 1 for messages.
 static GstFlowReturn gst_cuda_ccl_label(GstCudaCcl* self, GstCudaCclLane& lane, GstBuffer* buffer, guint64 frame) {
-  // A gap without data has no frame to label.
-  if (GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0) return GST_FLOW_OK;
+  if (gst_cuda_ccl_is_empty_gap(buffer)) return GST_FLOW_OK;
 
   GST_OBJECT_LOCK(self);
   const ccl::Options options = self->options;
@@ -566,8 +570,8 @@ static GstFlowReturn gst_cuda_ccl_label(GstCudaCcl* self, GstCudaCclLane& lane, 
 // One frame in flight: labelled in place on the streaming thread, pushed by GstBaseTransform.
 static GstFlowReturn gst_cuda_ccl_transform_ip(GstBaseTransform* trans, GstBuffer* buffer) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
-  const bool gap = GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0;
-  return gst_cuda_ccl_label(self, *self->lanes->front(), buffer, gap ? self->frames : ++self->frames);
+  const guint64 frame = gst_cuda_ccl_is_empty_gap(buffer) ? self->frames : ++self->frames;
+  return gst_cuda_ccl_label(self, *self->lanes->front(), buffer, frame);
 }
 
 // QoS dropped the frame: GstBaseTransform marks the next buffer it pushes DISCONT, but with lanes
@@ -748,8 +752,8 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
       gobject_class, PROP_FRAMES_IN_FLIGHT,
       g_param_spec_uint("frames-in-flight", "Frames in flight",
                         "Frames labelled at once, each by its own thread with its own engine (and device "
-                        "scratch), pushed in order: more frames per second when upstream keeps up, at the "
-                        "same latency a frame. 1 labels each frame on the streaming thread",
+                        "scratch), pushed in order: more frames per second when upstream keeps up; each frame "
+                        "waits a little longer for the hand-over. 1 labels each frame on the streaming thread",
                         1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
                         GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
   g_object_class_install_property(
