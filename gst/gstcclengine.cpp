@@ -124,7 +124,9 @@ class CudaEngine final : public GstCclEngine {
       MappedFrame map(info, buffer, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA));
       if (!map.ok()) return false;
       ContextGuard guard(context_);
-      analyzer_->run(plane0(map.frame()), options, result, nullptr, while_device_works);
+      analyzer_->submit(plane0(map.frame()), options);
+      if (while_device_works) while_device_works();
+      analyzer_->collect(result);
       return true;
     }
     require_bound();
@@ -132,7 +134,9 @@ class CudaEngine final : public GstCclEngine {
     MappedFrame map(info, buffer, GST_MAP_READ);
     if (!map.ok()) return false;
     ContextGuard guard(context_);
-    analyzer_->run_host(plane0(map.frame()), options, result, while_device_works);
+    analyzer_->submit_host(plane0(map.frame()), options);
+    if (while_device_works) while_device_works();
+    analyzer_->collect(result);
     return true;
   }
 

@@ -86,8 +86,9 @@ CoreTimes time_core(const std::vector<const std::uint8_t*>& frames, int width, i
       for (int i = 0; i < iterations; ++i) {
         const ccl::ImageView view{frames[i % frames.size()], width, height, stride};
         const auto start = std::chrono::steady_clock::now();
-        auto queued = start;
-        pipeline.run(view, options, result, nullptr, nullptr, [&queued] { queued = std::chrono::steady_clock::now(); });
+        pipeline.submit(view, options, nullptr, nullptr);
+        const auto queued = std::chrono::steady_clock::now();
+        pipeline.collect(result);
         const auto now = std::chrono::steady_clock::now();
         way.run_ms->push_back(std::chrono::duration<double, std::milli>(now - start).count());
         way.enqueue_ms->push_back(std::chrono::duration<double, std::milli>(queued - start).count());

@@ -11,10 +11,20 @@ class Analyzer {
  public:
   virtual ~Analyzer() = default;
   virtual const char* backend_name() const = 0;
-  // Labels one frame and fills `result` per the contract. `labels`, when given, receives the
-  // label map in the same memory kind as the image (host for CPU, device for CUDA).
-  virtual void run(const ImageView& image, const Options& options, Result& result,
-                   const LabelView* labels = nullptr) = 0;
+  // Starts labelling one frame: queues what needs no wait (the CPU backend only records the frame).
+  // `image` and `labels` must stay valid until collect(). One frame at a time per analyzer: a
+  // caller that wants several in flight keeps several analyzers. `labels`, when given, receives
+  // the label map in the same memory kind as the image (host for CPU, device for CUDA).
+  virtual void submit(const ImageView& image, const Options& options, const LabelView* labels = nullptr) = 0;
+  // Finishes the frame submit() started and fills `result` per the contract.
+  virtual void collect(Result& result) = 0;
+  // True between submit() and collect().
+  virtual bool pending() const = 0;
+  // Labels one frame: submit() then collect().
+  void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels = nullptr) {
+    submit(image, options, labels);
+    collect(result);
+  }
 };
 
 // The exact CPU backend (Imura's raster segments); always available.

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -42,16 +41,15 @@ class CudaAnalyzer final : public Analyzer {
   // device_bytes().
   std::size_t graphs_kept() const;
 
-  // `image.data` is device memory. Synchronizes the stream before returning (result on the host).
-  void run(const ImageView& image, const Options& options, Result& result,
-           const LabelView* labels = nullptr) override;
-  // As run(), and `while_device_works` runs once on this thread after the frame's device work is
-  // queued, before the first wait for it: host work that needs no result overlaps the labelling.
-  void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
-           const std::function<void()>& while_device_works);
-  // `image.data` is host memory: one async upload into reused device memory, then run().
-  void run_host(const ImageView& image, const Options& options, Result& result,
-                const std::function<void()>& while_device_works = {});
+  // `image.data` is device memory. submit() queues the frame's device work up to the first wait;
+  // collect() synchronizes the stream and fills `result`.
+  void submit(const ImageView& image, const Options& options, const LabelView* labels = nullptr) override;
+  void collect(Result& result) override;
+  bool pending() const override;
+  // `image.data` is host memory: one async upload into reused device memory, then submit().
+  void submit_host(const ImageView& image, const Options& options);
+  // submit_host() then collect().
+  void run_host(const ImageView& image, const Options& options, Result& result);
 
  private:
   struct Impl;

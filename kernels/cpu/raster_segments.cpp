@@ -18,22 +18,35 @@ class RasterSegmentsAnalyzer final : public Analyzer {
  public:
   const char* backend_name() const override { return "cpu"; }
 
-  void run(const ImageView& image, const Options& options, Result& result,
-           const LabelView* labels) override {
+  // The work happens in collect(), on the caller's thread: there is no device to overlap with.
+  void submit(const ImageView& image, const Options& options, const LabelView* labels) override {
+    if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
     validate(image, options);
     if (labels && labels->data == nullptr) throw Error(Error::Kind::InvalidArgument, "label map has no data");
     if (labels && labels->stride < image.width)
       throw Error(Error::Kind::InvalidArgument, "label map stride is smaller than the width");
-    extract_runs(image, options.threshold);
-    unite_adjacent_rows(options.connectivity == 8 ? 1 : 0);
+    image_ = image;
+    options_ = options;
+    labels_ = labels ? *labels : LabelView{};
+    pending_ = true;
+  }
+
+  void collect(Result& result) override {
+    if (!pending_) throw Error(Error::Kind::InvalidArgument, "collect() called without submit()");
+    pending_ = false;
+    const bool want_labels = labels_.data != nullptr;
+    extract_runs(image_, options_.threshold);
+    unite_adjacent_rows(options_.connectivity == 8 ? 1 : 0);
     number_components();
     accumulate_stats();
-    finalize(stats_, options, result, labels ? &final_label_ : nullptr);
-    result.width = image.width;
-    result.height = image.height;
-    result.connectivity = options.connectivity;
-    if (labels) write_labels(image, *labels);
+    finalize(stats_, options_, result, want_labels ? &final_label_ : nullptr);
+    result.width = image_.width;
+    result.height = image_.height;
+    result.connectivity = options_.connectivity;
+    if (want_labels) write_labels(image_, labels_);
   }
+
+  bool pending() const override { return pending_; }
 
  private:
   // Run boundaries are the positions where foreground-ness changes; recorded without branches
@@ -143,6 +156,11 @@ class RasterSegmentsAnalyzer final : public Analyzer {
   std::vector<std::uint32_t> component_;
   std::vector<RawStats> stats_;
   std::vector<std::uint32_t> final_label_;
+  // The frame submit() recorded, labelled by collect().
+  ImageView image_;
+  Options options_;
+  LabelView labels_;
+  bool pending_ = false;
 };
 
 }  // namespace

@@ -61,18 +61,14 @@ void CudaAnalyzer::release() { impl_->release(); }
 std::size_t CudaAnalyzer::device_bytes() const { return impl_->device_bytes(); }
 std::size_t CudaAnalyzer::graphs_kept() const { return impl_->graphs_kept(); }
 
-void CudaAnalyzer::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels) {
-  impl_->run(image, options, result, labels, nullptr);
+void CudaAnalyzer::submit(const ImageView& image, const Options& options, const LabelView* labels) {
+  impl_->submit(image, options, labels, nullptr);
 }
-
-void CudaAnalyzer::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
-                       const std::function<void()>& while_device_works) {
-  impl_->run(image, options, result, labels, nullptr, while_device_works);
-}
-
-void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result,
-                           const std::function<void()>& while_device_works) {
-  impl_->run_host(image, options, result, while_device_works);
+void CudaAnalyzer::collect(Result& result) { impl_->collect(result); }
+bool CudaAnalyzer::pending() const { return impl_->pending(); }
+void CudaAnalyzer::submit_host(const ImageView& image, const Options& options) { impl_->submit_host(image, options); }
+void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result) {
+  impl_->run_host(image, options, result);
 }
 
 }  // namespace ccl

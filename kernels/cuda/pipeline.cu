@@ -240,37 +240,76 @@ void FramePipeline::queue_frame(const ImageView& image, const Options& options, 
   if (labels) label_map_in_raster_order(mask, scratch_, *labels, stream, timer);
 }
 
-void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
-                        StageTimer* timer, const std::function<void()>& while_device_works) {
+void FramePipeline::submit(const ImageView& image, const Options& options, const LabelView* labels,
+                           StageTimer* timer) {
+  if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
   validate(image, options);
   require_implemented(options);
   if (labels && (labels->data == nullptr || labels->stride < image.width))
     throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
-
+  frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer, 0};
   try {
-    run_frame(image, options, result, labels, timer, while_device_works);
+    submit_frame();
   } catch (...) {
     frame_state_dirty_ = true;  // the frame may have stopped between two kernels
     throw;
   }
+  pending_ = true;
 }
 
-void FramePipeline::run_frame(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
-                              StageTimer* timer, const std::function<void()>& while_device_works) {
-  const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
-  FrameCounts counts;
-  std::uint32_t n_out = 0;
+void FramePipeline::collect(Result& result) {
+  if (!pending_) throw Error(Error::Kind::InvalidArgument, "collect() called without submit()");
+  pending_ = false;
+  try {
+    collect_frame(result);
+  } catch (...) {
+    frame_state_dirty_ = true;
+    throw;
+  }
+}
+
+void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
+                        StageTimer* timer) {
+  submit(image, options, labels, timer);
+  collect(result);
+}
+
+// Everything up to the first wait: with keeps_without_counts(), the whole frame (gathered into the
+// host list on the last frame's count, before this one's is known: one wait, not two); otherwise
+// labels, statistics and the counts' copy.
+void FramePipeline::submit_frame() {
+  const ImageView& image = frame_.image;
+  const Options& options = frame_.options;
+  const LabelView* labels = frame_.labels.data ? &frame_.labels : nullptr;
+  StageTimer* timer = frame_.timer;
   if (keeps_without_counts(options)) {
-    // Gathered into the host list on the last frame's count, before this one's is known: one wait, not two.
     fit(image, options);  // allocations first: none may happen while a graph is captured
     const std::uint32_t guess = expected_kept_ ? expected_kept_ : kFirstExpected;
     const auto expected = std::uint32_t(std::min<std::size_t>({guess, options.max_objects, scratch_.max_components}));
+    frame_.expected = expected;
     grow_host_results(expected);
     const auto queue = [&](cudaStream_t stream) { queue_frame(image, options, expected, labels, timer, stream); };
     const FrameGraphKey key{image.data, image.width, image.height, image.stride, options, expected,
                             labels ? labels->data : nullptr, labels ? labels->stride : 0};
     if (timer || !use_graphs_ || !capturable(options) || !graphs_.launch(key, stream_, queue)) queue(stream_);
-    if (while_device_works) while_device_works();
+  } else {
+    label_and_analyze(image, options, timer);
+    count_in_range(scratch_, image.height, options, stream_, timer);
+    check(cudaMemcpyAsync(host_counts_, scratch_.counts, sizeof(FrameCounts), cudaMemcpyDeviceToHost, stream_),
+          "cudaMemcpyAsync (component counts)");
+  }
+}
+
+void FramePipeline::collect_frame(Result& result) {
+  const ImageView& image = frame_.image;
+  const Options& options = frame_.options;
+  const LabelView* labels = frame_.labels.data ? &frame_.labels : nullptr;
+  StageTimer* timer = frame_.timer;
+  const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
+  FrameCounts counts;
+  std::uint32_t n_out = 0;
+  if (keeps_without_counts(options)) {
+    const std::uint32_t expected = frame_.expected;
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (frame)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
@@ -290,11 +329,6 @@ void FramePipeline::run_frame(const ImageView& image, const Options& options, Re
     }
     expected_kept_ = next_expected(expected_kept_, n_out);
   } else {
-    label_and_analyze(image, options, timer);
-    count_in_range(scratch_, image.height, options, stream_, timer);
-    check(cudaMemcpyAsync(host_counts_, scratch_.counts, sizeof(FrameCounts), cudaMemcpyDeviceToHost, stream_),
-          "cudaMemcpyAsync (component counts)");
-    if (while_device_works) while_device_works();
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (labeling and analysis)");
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
@@ -313,15 +347,19 @@ void FramePipeline::run_frame(const ImageView& image, const Options& options, Re
   result.components.assign(host_components_, host_components_ + n_out);
 }
 
-void FramePipeline::run_host(const ImageView& image, const Options& options, Result& result,
-                             const std::function<void()>& while_device_works) {
+void FramePipeline::submit_host(const ImageView& image, const Options& options) {
+  if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
   validate(image, options);
   reserve_upload(image.width, image.height);  // allocates only when reserve() did not cover this frame
   check(cudaMemcpy2DAsync(upload_, image.width, image.data, image.stride, image.width, image.height,
                           cudaMemcpyHostToDevice, stream_),
         "cudaMemcpy2DAsync (frame upload)");
-  const ImageView device{upload_, image.width, image.height, image.width};
-  run(device, options, result, nullptr, nullptr, while_device_works);
+  submit(ImageView{upload_, image.width, image.height, image.width}, options, nullptr, nullptr);
+}
+
+void FramePipeline::run_host(const ImageView& image, const Options& options, Result& result) {
+  submit_host(image, options);
+  collect(result);
 }
 
 }  // namespace ccl::cuda

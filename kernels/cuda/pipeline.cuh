@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 
 #include "ccl/types.hpp"
 #include "compact.cuh"
@@ -39,12 +38,18 @@ class FramePipeline {
   // allocation a frame can cause), and zeroes what a frame that threw may have left half used.
   void fit(const ImageView& image, const Options& options);
 
-  // `while_device_works`, when given, runs once on this thread after the frame's device work is
-  // queued and before the first wait for it: host work that does not need the result overlaps it.
-  void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels, StageTimer* timer,
-           const std::function<void()>& while_device_works = {});
-  void run_host(const ImageView& image, const Options& options, Result& result,
-                const std::function<void()>& while_device_works = {});
+  // A frame in two halves, so a caller can queue the next frame's work (on another pipeline)
+  // before waiting for this one: submit() queues everything up to the first wait for the device,
+  // collect() waits and fills `result`. One frame at a time; `image` and `labels` must stay valid
+  // until collect().
+  void submit(const ImageView& image, const Options& options, const LabelView* labels, StageTimer* timer);
+  void collect(Result& result);
+  bool pending() const { return pending_; }
+  // `image.data` is host memory: one async upload into reused device memory, then submit().
+  void submit_host(const ImageView& image, const Options& options);
+  // submit() then collect().
+  void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels, StageTimer* timer);
+  void run_host(const ImageView& image, const Options& options, Result& result);
 
   cudaStream_t stream() const { return stream_; }
   // Frames are queued as CUDA graphs where their options allow (raster order, no area filter, an
@@ -70,8 +75,8 @@ class FramePipeline {
                                cudaStream_t stream);
   void queue_frame(const ImageView& image, const Options& options, std::uint32_t gathered, const LabelView* labels,
                    StageTimer* timer, cudaStream_t stream);
-  void run_frame(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
-                 StageTimer* timer, const std::function<void()>& while_device_works);
+  void submit_frame();
+  void collect_frame(Result& result);
   // A frame that threw may have left the ranking's state or the root slots (scratch.cuh) half
   // used: the next frame zeroes them first.
   void clear_state_left_by_a_failure();
@@ -87,6 +92,16 @@ class FramePipeline {
   FrameGraphs graphs_;  // point into scratch_ and host_counts_: cleared before either is replaced
   bool use_graphs_ = true;
   bool frame_state_dirty_ = false;
+  // The frame between submit() and collect().
+  struct PendingFrame {
+    ImageView image;
+    Options options;
+    LabelView labels;  // data == nullptr: no label map
+    StageTimer* timer;
+    std::uint32_t expected;  // components gathered before the counts were known
+  };
+  PendingFrame frame_{};
+  bool pending_ = false;
 };
 
 }  // namespace ccl::cuda
