@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "cuda_check.hpp"
+#include "host/cuda_check.hpp"
 
 namespace bench {
 

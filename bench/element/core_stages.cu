@@ -5,10 +5,10 @@
 #include <chrono>
 #include <thread>
 
-#include "cuda_check.hpp"
-#include "dependent_launch.cuh"
-#include "pipeline.cuh"
-#include "stage_timer.cuh"
+#include "host/cuda_check.hpp"
+#include "primitives/dependent_launch.cuh"
+#include "host/pipeline.cuh"
+#include "host/stage_timer.cuh"
 
 namespace bench {
 namespace {

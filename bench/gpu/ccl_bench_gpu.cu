@@ -17,8 +17,8 @@
 #include "ccl/types.hpp"
 #include "copy_bandwidth.cuh"
 #include "frames.hpp"
-#include "pipeline.cuh"
-#include "stage_timer.cuh"
+#include "host/pipeline.cuh"
+#include "host/stage_timer.cuh"
 
 namespace {
 

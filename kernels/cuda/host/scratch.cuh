@@ -9,8 +9,8 @@
 #include <string>
 
 #include "ccl/types.hpp"
-#include "root_stats.cuh"
-#include "row_block_scan.cuh"
+#include "analyze/root_stats.cuh"
+#include "primitives/row_block_scan.cuh"
 
 namespace ccl::cuda {
 

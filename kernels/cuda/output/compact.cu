@@ -1,4 +1,4 @@
-#include "compact.cuh"
+#include "output/compact.cuh"
 
 #include <algorithm>
 
@@ -6,11 +6,11 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "cuda_check.hpp"
-#include "dependent_launch.cuh"
-#include "label_optimized_uf.cuh"
-#include "stage_timer.cuh"
-#include "union_find.cuh"
+#include "host/cuda_check.hpp"
+#include "primitives/dependent_launch.cuh"
+#include "label/optimized_uf.cuh"
+#include "host/stage_timer.cuh"
+#include "primitives/union_find.cuh"
 
 namespace ccl::cuda {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda_check.hpp"
+#include "host/cuda_check.hpp"
 
 namespace ccl::cuda {
 

@@ -1,19 +1,19 @@
-#include "pipeline.cuh"
+#include "host/pipeline.cuh"
 
 #include <algorithm>
 #include <string>
 
-#include "analyze_flsl_cd.cuh"
-#include "analyze_flsl_otf.cuh"
-#include "analyze_naive.cuh"
-#include "compact.cuh"
-#include "cuda_check.hpp"
-#include "gather_roots.cuh"
-#include "label_8dls.cuh"
-#include "label_column_runs.cuh"
-#include "label_optimized_uf.cuh"
-#include "label_raster_segments.cuh"
-#include "stage_timer.cuh"
+#include "analyze/flsl_cd.cuh"
+#include "analyze/flsl_otf.cuh"
+#include "analyze/naive.cuh"
+#include "output/compact.cuh"
+#include "host/cuda_check.hpp"
+#include "analyze/gather_roots.cuh"
+#include "label/8dls.cuh"
+#include "label/column_runs.cuh"
+#include "label/optimized_uf.cuh"
+#include "label/raster_segments.cuh"
+#include "host/stage_timer.cuh"
 
 namespace ccl::cuda {
 namespace {
@@ -26,7 +26,7 @@ std::string size_text(int width, int height) { return std::to_string(width) + "x
 }
 
 // The labeling and analysis kernels each algorithm and analysis value selects. Every labeling
-// leaves the same contract as label_optimized_uf (see label_optimized_uf.cuh), so any labeling
+// leaves the same contract as label_optimized_uf (see label/optimized_uf.cuh), so any labeling
 // pairs with any analysis; a value whose kernels do not exist yet is refused, never replaced.
 void label_frame(const DeviceMask& mask, const Options& options, Scratch& scratch, cudaStream_t stream,
                  StageTimer* timer) {

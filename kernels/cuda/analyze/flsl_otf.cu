@@ -1,10 +1,10 @@
-#include "analyze_flsl_otf.cuh"
+#include "analyze/flsl_otf.cuh"
 
-#include "analyze_flsl_cd.cuh"
-#include "cuda_check.hpp"
-#include "row_runs.cuh"
-#include "stage_timer.cuh"
-#include "union_find.cuh"
+#include "analyze/flsl_cd.cuh"
+#include "host/cuda_check.hpp"
+#include "primitives/row_runs.cuh"
+#include "host/stage_timer.cuh"
+#include "primitives/union_find.cuh"
 
 namespace ccl::cuda {
 namespace {

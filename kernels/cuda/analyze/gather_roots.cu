@@ -1,8 +1,8 @@
-#include "gather_roots.cuh"
+#include "analyze/gather_roots.cuh"
 
-#include "cuda_check.hpp"
-#include "dependent_launch.cuh"
-#include "stage_timer.cuh"
+#include "host/cuda_check.hpp"
+#include "primitives/dependent_launch.cuh"
+#include "host/stage_timer.cuh"
 
 namespace ccl::cuda {
 namespace {

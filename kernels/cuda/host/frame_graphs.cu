@@ -1,8 +1,8 @@
-#include "frame_graphs.cuh"
+#include "host/frame_graphs.cuh"
 
 #include <algorithm>
 
-#include "cuda_check.hpp"
+#include "host/cuda_check.hpp"
 
 namespace ccl::cuda {
 namespace {

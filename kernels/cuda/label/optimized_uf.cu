@@ -1,9 +1,9 @@
-#include "label_optimized_uf.cuh"
+#include "label/optimized_uf.cuh"
 
-#include "cuda_check.hpp"
-#include "dependent_launch.cuh"
-#include "stage_timer.cuh"
-#include "union_find.cuh"
+#include "host/cuda_check.hpp"
+#include "primitives/dependent_launch.cuh"
+#include "host/stage_timer.cuh"
+#include "primitives/union_find.cuh"
 
 namespace ccl::cuda {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "cuda_check.hpp"
-#include "label_optimized_uf.cuh"
-#include "pipeline.cuh"
+#include "host/cuda_check.hpp"
+#include "label/optimized_uf.cuh"
+#include "host/pipeline.cuh"
 
 namespace ccl {
 

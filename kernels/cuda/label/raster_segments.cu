@@ -1,9 +1,9 @@
-#include "label_raster_segments.cuh"
+#include "label/raster_segments.cuh"
 
-#include "cuda_check.hpp"
-#include "scratch.cuh"
-#include "stage_timer.cuh"
-#include "union_find.cuh"
+#include "host/cuda_check.hpp"
+#include "host/scratch.cuh"
+#include "host/stage_timer.cuh"
+#include "primitives/union_find.cuh"
 
 namespace ccl::cuda {
 namespace {

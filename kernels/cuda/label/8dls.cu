@@ -34,12 +34,12 @@
 // its early passes. Work per pass is at most (1 + kDirections * kReach) label reads
 // per foreground pixel plus the compression chains. A generous cap (kMaxPasses) turns a
 // non-converging run into Error(DeviceFailure) rather than a hang.
-#include "label_8dls.cuh"
+#include "label/8dls.cuh"
 
 #include <string>
 
-#include "cuda_check.hpp"
-#include "stage_timer.cuh"
+#include "host/cuda_check.hpp"
+#include "host/stage_timer.cuh"
 
 namespace ccl::cuda {
 namespace {

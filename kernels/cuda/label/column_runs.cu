@@ -1,8 +1,8 @@
-#include "label_column_runs.cuh"
+#include "label/column_runs.cuh"
 
-#include "cuda_check.hpp"
-#include "stage_timer.cuh"
-#include "union_find.cuh"
+#include "host/cuda_check.hpp"
+#include "host/stage_timer.cuh"
+#include "primitives/union_find.cuh"
 
 namespace ccl::cuda {
 namespace {

@@ -5,7 +5,7 @@
 // raster index of its root segment's first pixel. Segment ids are y * ceil(width / 2) + rank in
 // the row, so they grow in raster order: the root (smallest id) is the component's first segment
 // and its first pixel the component's first pixel. Afterwards `labels` holds, at every foreground
-// pixel, that raster index (the contract of label_optimized_uf.cuh, in its strongest form).
+// pixel, that raster index (the contract of label/optimized_uf.cuh, in its strongest form).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "device_mask.cuh"
+#include "primitives/device_mask.cuh"
 
 namespace ccl::cuda {
 

@@ -2,14 +2,14 @@
 // pixel, log2(w) rounds of pairwise merges join adjacent column groups across their common
 // boundary (union by minimum), and a relabel pass writes every foreground pixel's root. Afterwards
 // `labels` holds, at every foreground pixel, the raster index of its component's first pixel
-// (the contract of label_optimized_uf.cuh, in its strongest form).
+// (the contract of label/optimized_uf.cuh, in its strongest form).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "device_mask.cuh"
+#include "primitives/device_mask.cuh"
 
 namespace ccl::cuda {
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 
 #include "ccl/types.hpp"
-#include "device_mask.cuh"
-#include "scratch.cuh"
+#include "primitives/device_mask.cuh"
+#include "host/scratch.cuh"
 
 namespace ccl::cuda {
 

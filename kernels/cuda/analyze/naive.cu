@@ -1,10 +1,10 @@
-#include "analyze_naive.cuh"
+#include "analyze/naive.cuh"
 
-#include "analyze_flsl_cd.cuh"
-#include "cuda_check.hpp"
-#include "label_optimized_uf.cuh"
-#include "stage_timer.cuh"
-#include "union_find.cuh"
+#include "analyze/flsl_cd.cuh"
+#include "host/cuda_check.hpp"
+#include "label/optimized_uf.cuh"
+#include "host/stage_timer.cuh"
+#include "primitives/union_find.cuh"
 
 namespace ccl::cuda {
 namespace {

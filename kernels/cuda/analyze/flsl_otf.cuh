@@ -7,14 +7,14 @@
 
 #include <cuda_runtime.h>
 
-#include "device_mask.cuh"
-#include "scratch.cuh"
+#include "primitives/device_mask.cuh"
+#include "host/scratch.cuh"
 
 namespace ccl::cuda {
 
 class StageTimer;
 
-// Same contract as analyze_flsl_cd (see analyze_flsl_cd.cuh). The run merges find the touching
+// Same contract as analyze_flsl_cd (see analyze/flsl_cd.cuh). The run merges find the touching
 // runs themselves (the labeling only numbers the components), so they need the connectivity; they
 // use scratch.segment_* and scratch.run_features, which no one needs once labeling is done.
 void analyze_flsl_otf(const DeviceMask& mask, int connectivity, Scratch& scratch, cudaStream_t stream,

@@ -1,21 +1,21 @@
-#include "analyze_flsl_cd.cuh"
+#include "analyze/flsl_cd.cuh"
 
 #include <algorithm>
 
-#include "cuda_check.hpp"
-#include "dependent_launch.cuh"
-#include "gather_roots.cuh"
-#include "root_stats.cuh"
-#include "row_block_scan.cuh"
-#include "row_runs.cuh"
-#include "stage_timer.cuh"
-#include "union_find.cuh"
+#include "host/cuda_check.hpp"
+#include "primitives/dependent_launch.cuh"
+#include "analyze/gather_roots.cuh"
+#include "analyze/root_stats.cuh"
+#include "primitives/row_block_scan.cuh"
+#include "primitives/row_runs.cuh"
+#include "host/stage_timer.cuh"
+#include "primitives/union_find.cuh"
 
 namespace ccl::cuda {
 namespace {
 
 // Warp 0 of a row block whose warps found `row_roots[w]` roots in row block * kRowWarps + w: adds
-// up the blocks' roots (row_block_scan.cuh) and writes its rows' offsets; the last block writes
+// up the blocks' roots (primitives/row_block_scan.cuh) and writes its rows' offsets; the last block writes
 // the frame's totals. Returns the number of components before this block's (lane 0).
 __device__ std::uint32_t rank_row_block(const DeviceMask& mask, unsigned block, const std::uint32_t* row_roots,
                                         std::uint32_t* row_offset, const RowBlockScan& scan, FrameCounts* counts,
@@ -45,7 +45,7 @@ __device__ std::uint32_t link_to_root(std::uint32_t* labels, std::uint32_t p) {
 
 // The link step, once per run instead of once per pixel: the run's start pixel is pointed at its
 // root, and a run that starts at its root (the component's first pixel) gets its rank among the
-// roots of the row. The blocks add up their roots in the same launch (row_block_scan.cuh), which
+// roots of the row. The blocks add up their roots in the same launch (primitives/row_block_scan.cuh), which
 // numbers the components in raster order: each block readies the statistics of its own components
 // and writes its rows' offsets, and the last block the counts the host reads back. (The naive and
 // flsl-otf analyses; flsl-cd and flsl link and add up features in one pass, below, and the gather
@@ -119,7 +119,7 @@ __device__ void merge_features_cd(unsigned active, std::uint32_t key, RunFeature
 }
 
 // The link step and the features in one pass over the runs. Each run's start is pointed at its
-// root and the run's features are added at the root's slot (root_stats.cuh), which needs no rank;
+// root and the run's features are added at the root's slot (analyze/root_stats.cuh), which needs no rank;
 // a run that starts at its root (the component's first pixel) gets its rank among the roots of its
 // row and is listed there. The block leaves each row's count of roots in row_offset and its own in
 // block_roots: GatherRootsKernel, launched next, adds those up into ranks, so the blocks here never

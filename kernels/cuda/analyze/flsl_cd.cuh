@@ -9,8 +9,8 @@
 
 #include <cstdint>
 
-#include "device_mask.cuh"
-#include "scratch.cuh"
+#include "primitives/device_mask.cuh"
+#include "host/scratch.cuh"
 
 namespace ccl::cuda {
 
@@ -18,7 +18,7 @@ class StageTimer;
 
 // After labeling: fills scratch.row_offset (n_components at [height]), scratch.stats and
 // scratch.counts (n_in_range = n_components, before any area filter). Two kernels: the features
-// added at the roots (add_features_at_roots) and gathered into scratch.stats (gather_roots.cuh).
+// added at the roots (add_features_at_roots) and gathered into scratch.stats (analyze/gather_roots.cuh).
 void analyze_flsl_cd(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream, StageTimer* timer);
 
 // Plain FLSL (analysis=flsl): the same runs, one atomic per run per feature, no conflict detection.
@@ -27,7 +27,7 @@ void analyze_flsl(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream,
 // The first kernel of both, by itself: each run start linked to its root, each root ranked among
 // the roots of its row (scratch.root_rank), the roots counted per row (in scratch.row_offset) and
 // per row block (scratch.row_block_roots), and the features added up at the roots
-// (scratch.root_stats). One of the gathers of gather_roots.cuh must follow: it turns the counts
+// (scratch.root_stats). One of the gathers of analyze/gather_roots.cuh must follow: it turns the counts
 // into row offsets and scratch.counts, and leaves the root slots zeroed for the next frame.
 void add_features_at_roots(const DeviceMask& mask, Scratch& scratch, bool conflict_detection, cudaStream_t stream,
                            StageTimer* timer);

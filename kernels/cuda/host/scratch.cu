@@ -1,10 +1,10 @@
-#include "scratch.cuh"
+#include "host/scratch.cuh"
 
 #include <algorithm>
 #include <utility>
 
-#include "compact.cuh"
-#include "cuda_check.hpp"
+#include "output/compact.cuh"
+#include "host/cuda_check.hpp"
 
 namespace ccl::cuda {
 namespace {

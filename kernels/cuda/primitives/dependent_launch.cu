@@ -1,4 +1,4 @@
-#include "dependent_launch.cuh"
+#include "primitives/dependent_launch.cuh"
 
 #include <atomic>
 

@@ -10,10 +10,10 @@
 #include <cstdint>
 
 #include "ccl/types.hpp"
-#include "compact.cuh"
-#include "device_mask.cuh"
-#include "frame_graphs.cuh"
-#include "scratch.cuh"
+#include "output/compact.cuh"
+#include "primitives/device_mask.cuh"
+#include "host/frame_graphs.cuh"
+#include "host/scratch.cuh"
 
 namespace ccl::cuda {
 
@@ -77,7 +77,7 @@ class FramePipeline {
                    StageTimer* timer, cudaStream_t stream);
   void submit_frame();
   void collect_frame(Result& result);
-  // A frame that threw may have left the ranking's state or the root slots (scratch.cuh) half
+  // A frame that threw may have left the ranking's state or the root slots (host/scratch.cuh) half
   // used: the next frame zeroes them first.
   void clear_state_left_by_a_failure();
 

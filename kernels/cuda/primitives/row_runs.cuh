@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "device_mask.cuh"
+#include "primitives/device_mask.cuh"
 
 namespace ccl::cuda {
 

@@ -1,14 +1,14 @@
 // Soh et al.'s 8-directional label selection (8DLS) and its modification (M8DLS): multi-pass
 // minimum-label selection along the runs through each pixel, with hooking and path compression so
 // long components (spirals) need few passes. Afterwards every foreground pixel of `labels` holds the
-// raster index of its component's first pixel (the contract of label_optimized_uf.cuh, exceeded).
+// raster index of its component's first pixel (the contract of label/optimized_uf.cuh, exceeded).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "device_mask.cuh"
+#include "primitives/device_mask.cuh"
 
 namespace ccl::cuda {
 

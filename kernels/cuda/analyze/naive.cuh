@@ -6,14 +6,14 @@
 
 #include <cuda_runtime.h>
 
-#include "device_mask.cuh"
-#include "scratch.cuh"
+#include "primitives/device_mask.cuh"
+#include "host/scratch.cuh"
 
 namespace ccl::cuda {
 
 class StageTimer;
 
-// Same contract as analyze_flsl_cd (see analyze_flsl_cd.cuh).
+// Same contract as analyze_flsl_cd (see analyze/flsl_cd.cuh).
 void analyze_naive(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream, StageTimer* timer);
 
 }  // namespace ccl::cuda

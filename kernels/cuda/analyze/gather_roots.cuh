@@ -1,5 +1,5 @@
-// The gathers that follow add_features_at_roots (analyze_flsl_cd.cuh): the statistics at the root
-// slots (root_stats.cuh) become components in raster order, and the slots are zeroed for the next
+// The gathers that follow add_features_at_roots (analyze/flsl_cd.cuh): the statistics at the root
+// slots (analyze/root_stats.cuh) become components in raster order, and the slots are zeroed for the next
 // frame. One block per row block of add_features_at_roots: from the counts of roots it left per row
 // and per row block, each block ranks its own roots and writes its rows' offsets.
 #pragma once
@@ -8,9 +8,9 @@
 
 #include <cstdint>
 
-#include "compact.cuh"
-#include "device_mask.cuh"
-#include "scratch.cuh"
+#include "output/compact.cuh"
+#include "primitives/device_mask.cuh"
+#include "host/scratch.cuh"
 
 namespace ccl::cuda {
 
