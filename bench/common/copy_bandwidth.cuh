@@ -6,12 +6,19 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 
-#include "host/cuda_check.hpp"
+#include "ccl/types.hpp"
 
 namespace bench {
 
-using ccl::cuda::check;
+// Throws ccl::Error(DeviceFailure) naming `what` and the CUDA error.
+inline void check(cudaError_t status, const char* what) {
+  if (status == cudaSuccess) return;
+  (void)cudaGetLastError();
+  throw ccl::Error(ccl::Error::Kind::DeviceFailure, std::string(what) + " failed: " + cudaGetErrorString(status),
+                   cudaGetErrorString(status));
+}
 
 // Device-to-device copy bandwidth in bytes moved (read + write) per second, best of 10.
 inline double copy_bandwidth(std::size_t bytes) {

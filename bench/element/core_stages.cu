@@ -5,15 +5,16 @@
 #include <chrono>
 #include <thread>
 
-#include "host/cuda_check.hpp"
-#include "primitives/dependent_launch.cuh"
-#include "host/pipeline.cuh"
-#include "host/stage_timer.cuh"
+#include <cuda_runtime.h>
+
+#include "ccl/cuda_analyzer.hpp"
+#include "ccl/profiling.hpp"
+#include "copy_bandwidth.cuh"
 
 namespace bench {
 namespace {
 
-// `in_flight` host threads, each with its own stream and FramePipeline, run frames k, k + in_flight,
+// `in_flight` host threads, each with its own stream and CudaAnalyzer, run frames k, k + in_flight,
 // ... of `iterations`; frames/s from the common start to the last one's end.
 double in_flight_fps(const std::vector<const std::uint8_t*>& frames, int width, int height, std::ptrdiff_t stride,
                      const ccl::Options& options, int iterations, int in_flight,
@@ -27,18 +28,17 @@ double in_flight_fps(const std::vector<const std::uint8_t*>& frames, int width, 
     threads.emplace_back([&, k] {
       enter_context();
       cudaStream_t stream = nullptr;
-      ccl::cuda::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+      check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
       {
-        ccl::cuda::FramePipeline pipeline(stream);
-        pipeline.reserve(width, height);
+        ccl::CudaAnalyzer analyzer(stream);
+        analyzer.reserve(width, height);
         ccl::Result result;
         for (int lap = 0; lap < 2; ++lap)  // settles the guess and the graph of each frame, as above
-          for (const std::uint8_t* f : frames) pipeline.run({f, width, height, stride}, options, result, nullptr, nullptr);
+          for (const std::uint8_t* f : frames) analyzer.run({f, width, height, stride}, options, result);
         ++ready;
         while (!go.load()) std::this_thread::yield();
         for (int i = k; i < iterations; i += in_flight)
-          pipeline.run({frames[std::size_t(i) % frames.size()], width, height, stride}, options, result, nullptr,
-                       nullptr);
+          analyzer.run({frames[std::size_t(i) % frames.size()], width, height, stride}, options, result);
         ends[std::size_t(k)] = std::chrono::steady_clock::now();
       }
       cudaStreamDestroy(stream);
@@ -56,12 +56,12 @@ double in_flight_fps(const std::vector<const std::uint8_t*>& frames, int width, 
 CoreTimes time_core(const std::vector<const std::uint8_t*>& frames, int width, int height, std::ptrdiff_t stride,
                     const ccl::Options& options, int iterations, const std::function<void()>& enter_context) {
   cudaStream_t stream = nullptr;
-  ccl::cuda::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   CoreTimes t;
   {
-    ccl::cuda::FramePipeline pipeline(stream);
-    pipeline.reserve(width, height);
-    ccl::cuda::StageTimer timer;
+    ccl::CudaAnalyzer analyzer(stream);
+    ccl::Profiling profiling(analyzer);
+    analyzer.reserve(width, height);
     ccl::Result result;
     t.results.resize(frames.size());
     // Three ways to queue a frame: graphs with dependent launches (the default), graphs without,
@@ -74,30 +74,31 @@ CoreTimes time_core(const std::vector<const std::uint8_t*>& frames, int width, i
     std::vector<double> ignored;
     for (const Way& way : {Way{true, true, &t.run_ms, &t.enqueue_ms}, Way{true, false, &t.no_overlap_run_ms, &ignored},
                            Way{false, false, &t.direct_run_ms, &t.direct_enqueue_ms}}) {
-      ccl::cuda::set_dependent_launches(way.overlap);
-      pipeline.use_graphs(way.graphs);
-      pipeline.release();  // forgets the graphs captured the other way
-      pipeline.reserve(width, height);
+      ccl::Profiling::use_dependent_launches(way.overlap);
+      profiling.use_graphs(way.graphs);
+      analyzer.release();  // forgets the graphs captured the other way
+      analyzer.reserve(width, height);
       // Warm-up, and the result of every distinct frame: twice round, as the first lap settles the
       // guess of components gathered early, and with it the graph kept for each frame.
       for (int lap = 0; lap < 2; ++lap)
         for (std::size_t i = 0; i < frames.size(); ++i)
-          pipeline.run({frames[i], width, height, stride}, options, t.results[i], nullptr, nullptr);
+          analyzer.run({frames[i], width, height, stride}, options, t.results[i]);
       for (int i = 0; i < iterations; ++i) {
         const ccl::ImageView view{frames[i % frames.size()], width, height, stride};
         const auto start = std::chrono::steady_clock::now();
-        pipeline.submit(view, options, nullptr, nullptr);
+        analyzer.submit(view, options);
         const auto queued = std::chrono::steady_clock::now();
-        pipeline.collect(result);
+        analyzer.collect(result);
         const auto now = std::chrono::steady_clock::now();
         way.run_ms->push_back(std::chrono::duration<double, std::milli>(now - start).count());
         way.enqueue_ms->push_back(std::chrono::duration<double, std::milli>(queued - start).count());
       }
     }
-    ccl::cuda::set_dependent_launches(true);
+    ccl::Profiling::use_dependent_launches(true);
+    profiling.time_stages(true);
     for (int i = 0; i < iterations; ++i) {
-      pipeline.run({frames[i % frames.size()], width, height, stride}, options, result, nullptr, &timer);
-      const auto stages = timer.stages();
+      analyzer.run({frames[i % frames.size()], width, height, stride}, options, result);
+      const auto stages = profiling.stage_times();
       if (t.stage_ms.empty())
         for (const auto& s : stages) t.stage_ms.emplace_back(s.first, std::vector<double>());
       for (std::size_t k = 0; k < stages.size() && k < t.stage_ms.size(); ++k) t.stage_ms[k].second.push_back(stages[k].second);

@@ -14,15 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "ccl/cuda_analyzer.hpp"
+#include "ccl/profiling.hpp"
 #include "ccl/types.hpp"
 #include "copy_bandwidth.cuh"
 #include "frames.hpp"
-#include "host/pipeline.cuh"
-#include "host/stage_timer.cuh"
 
 namespace {
 
-using ccl::cuda::check;
+using bench::check;
 
 constexpr double kFloorBytesPerPixel = 6.0;  // mask read, label write, mask re-read (DESIGN.md)
 
@@ -89,34 +89,38 @@ struct Timing {
   std::uint32_t components = 0;
 };
 
-Timing time_frame(ccl::cuda::FramePipeline& pipeline, const std::uint8_t* d_image, int n, const ccl::Options& o, int runs) {
+Timing time_frame(ccl::CudaAnalyzer& analyzer, ccl::Profiling& profiling, const std::uint8_t* d_image, int n,
+                  const ccl::Options& o, int runs) {
   const ccl::ImageView view{d_image, n, n, n};
-  ccl::cuda::StageTimer device_timer, run_timer;
   ccl::Result result;
   Timing t;
-  for (int i = 0; i < 3; ++i) pipeline.run(view, o, result, nullptr, nullptr);  // warm-up
+  for (int i = 0; i < 3; ++i) analyzer.run(view, o, result);  // warm-up
   t.components = result.n_components_total;
+  profiling.time_stages(true);
   for (int i = 0; i < runs; ++i) {
-    pipeline.label_and_analyze(view, o, &device_timer);
-    check(cudaStreamSynchronize(pipeline.stream()), "cudaStreamSynchronize");
+    profiling.queue_label_and_analyze(view, o);
+    profiling.synchronize();
     float ms = 0;
-    for (const auto& s : device_timer.stages()) ms += s.second;
+    for (const auto& s : profiling.stage_times()) ms += s.second;
     t.device_ms = std::min(t.device_ms, double(ms));
   }
+  profiling.time_stages(false);
   for (int i = 0; i < runs; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    pipeline.run(view, o, result, nullptr, nullptr);
+    analyzer.run(view, o, result);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     t.run_ms = std::min(t.run_ms, ms);
   }
   float best_staged = 1e30f;
+  profiling.time_stages(true);
   for (int i = 0; i < runs; ++i) {  // per-stage times, from the run whose stages add up least
-    pipeline.run(view, o, result, nullptr, &run_timer);
-    auto stages = run_timer.stages();
+    analyzer.run(view, o, result);
+    auto stages = profiling.stage_times();
     float sum = 0;
     for (const auto& s : stages) sum += s.second;
     if (sum < best_staged) best_staged = sum, t.stages = stages;
   }
+  profiling.time_stages(false);
   return t;
 }
 
@@ -139,8 +143,9 @@ int main(int argc, char** argv) {
                 bandwidth / 1e9, floor_ms, pixels / floor_ms / 1e6, kFloorBytesPerPixel);
     std::printf("csv,kind,g,density,components,device_ms,device_gpix_s,device_floor_frac,run_ms,run_gpix_s,run_floor_frac\n");
 
-    ccl::cuda::FramePipeline pipeline(nullptr);
-    pipeline.reserve(n, n);
+    ccl::CudaAnalyzer analyzer(nullptr);
+    ccl::Profiling profiling(analyzer);
+    analyzer.reserve(n, n);
     std::uint8_t* d_image = nullptr;
     check(cudaMalloc(&d_image, std::size_t(n) * n), "cudaMalloc");
     ccl::Options options;
@@ -160,7 +165,7 @@ int main(int argc, char** argv) {
     for (const Case& c : cases) {
       const frames::Frame f = c.kind == "full" ? frames::full(n, n) : frames::random(n, n, c.d, c.g, 5489u + c.g * 101 + c.d);
       check(cudaMemcpy(d_image, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
-      const Timing t = time_frame(pipeline, d_image, n, options, args.runs);
+      const Timing t = time_frame(analyzer, profiling, d_image, n, options, args.runs);
       const std::string group = c.kind == "full" ? "full" : "g=" + std::to_string(c.g);
       const double dg = pixels / t.device_ms / 1e6, rg = pixels / t.run_ms / 1e6;
       device_gpix[group].push_back(dg);

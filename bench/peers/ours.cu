@@ -20,15 +20,15 @@
 #include <thread>
 #include <vector>
 
+#include "ccl/cuda_analyzer.hpp"
+#include "ccl/profiling.hpp"
 #include "ccl/types.hpp"
 #include "copy_bandwidth.cuh"
 #include "frames.hpp"
-#include "host/pipeline.cuh"
-#include "host/stage_timer.cuh"
 
 namespace {
 
-using ccl::cuda::check;
+using bench::check;
 using Clock = std::chrono::steady_clock;
 
 struct Args {
@@ -162,8 +162,9 @@ int main(int argc, char** argv) {
       });
     for (auto& w : workers) w.join();
 
-    ccl::cuda::FramePipeline pipeline(nullptr);
-    pipeline.reserve(n, n);
+    ccl::CudaAnalyzer analyzer(nullptr);
+    ccl::Profiling profiling(analyzer);
+    analyzer.reserve(n, n);
     std::uint8_t* d_image = nullptr;
     check(cudaMalloc(&d_image, std::size_t(n) * n), "cudaMalloc");
     const ccl::ImageView view{d_image, n, n, n};
@@ -178,7 +179,7 @@ int main(int argc, char** argv) {
           o.analysis = analysis;
           ccl::Result r;
           try {
-            pipeline.run(view, o, r, nullptr, nullptr);
+            analyzer.run(view, o, r);
             std::printf("variant,%s,%s,runs\n", ccl::to_string(algorithm), ccl::to_string(analysis));
           } catch (const ccl::Error& e) {
             std::printf("na,%s,%s,%s\n", ccl::to_string(algorithm), ccl::to_string(analysis), e.what());
@@ -188,7 +189,6 @@ int main(int argc, char** argv) {
 
     FILE* counts = args.dir.empty() ? nullptr : std::fopen((args.dir + "/counts.csv").c_str(), "w");
     if (counts) std::fprintf(counts, "file,size,conn,g,d,components\n");
-    ccl::cuda::StageTimer timer;
     ccl::Result result;
     for (int conn : args.connectivities) {
       ccl::Options o;
@@ -196,18 +196,20 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case& c = cases[i];
         check(cudaMemcpy(d_image, images[i].pixels.data(), images[i].pixels.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
-        for (int w = 0; w < 2; ++w) pipeline.run(view, o, result, nullptr, nullptr);  // warm-up
+        for (int w = 0; w < 2; ++w) analyzer.run(view, o, result);  // warm-up
         const std::uint32_t components = result.n_components_total;
         const auto device = best_of(args.runs, args.budget_ms, [&] {
-          pipeline.label_and_analyze(view, o, &timer);
-          check(cudaStreamSynchronize(pipeline.stream()), "cudaStreamSynchronize");
+          profiling.time_stages(true);
+          profiling.queue_label_and_analyze(view, o);
+          profiling.synchronize();
+          profiling.time_stages(false);
           float ms = 0;
-          for (const auto& s : timer.stages()) ms += s.second;
+          for (const auto& s : profiling.stage_times()) ms += s.second;
           return double(ms);
         });
         const auto run = best_of(args.runs, args.budget_ms, [&] {
           const auto start = Clock::now();
-          pipeline.run(view, o, result, nullptr, nullptr);
+          analyzer.run(view, o, result);
           return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         });
         if (result.n_components_total != components) {
@@ -227,7 +229,7 @@ int main(int argc, char** argv) {
             vo.analysis = v.analysis;
             ccl::Result vr;
             try {
-              pipeline.run(view, vo, vr, nullptr, nullptr);  // warm-up and the exactness check
+              analyzer.run(view, vo, vr);  // warm-up and the exactness check
             } catch (const ccl::Error&) {
               continue;  // refused: already reported by an "na" line
             }
@@ -236,10 +238,12 @@ int main(int argc, char** argv) {
               std::printf("mismatch,%s,%s,conn %d: %u components, default %u\n", v.peer, c.file(n).c_str(), conn,
                           vr.n_components_total, components);
             const auto t = best_of(std::min(args.runs, 5), std::min(args.budget_ms, 60.0), [&] {
-              pipeline.label_and_analyze(view, vo, &timer);
-              check(cudaStreamSynchronize(pipeline.stream()), "cudaStreamSynchronize");
+              profiling.time_stages(true);
+              profiling.queue_label_and_analyze(view, vo);
+              profiling.synchronize();
+              profiling.time_stages(false);
               float ms = 0;
-              for (const auto& s : timer.stages()) ms += s.second;
+              for (const auto& s : profiling.stage_times()) ms += s.second;
               return double(ms);
             });
             std::printf("csv,%s,%d,%d,%s,%d,%u,%.4f,%d,%d,labels+area+bbox+centroid\n", v.peer, n, conn,

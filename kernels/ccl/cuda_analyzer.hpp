@@ -12,6 +12,8 @@ struct CUstream_st;  // == cudaStream_t == CUstream
 
 namespace ccl {
 
+class Profiling;
+
 // True when a CUDA device can run our kernels; otherwise `why` says what is missing.
 bool cuda_device_usable(std::string* why);
 
@@ -52,6 +54,7 @@ class CudaAnalyzer final : public Analyzer {
   void run_host(const ImageView& image, const Options& options, Result& result);
 
  private:
+  friend class Profiling;  // the benchmarks' timings and switches (ccl/profiling.hpp)
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -5,7 +5,7 @@
 
 namespace ccl {
 
-void finalize(const std::vector<RawStats>& raster_ordered, const Options& options, Result& result,
+void finalize(const std::vector<ComponentStats>& raster_ordered, const Options& options, Result& result,
               std::vector<std::uint32_t>* final_label) {
   const std::size_t n = raster_ordered.size();
   std::vector<std::uint32_t> order(n);
@@ -24,22 +24,13 @@ void finalize(const std::vector<RawStats>& raster_ordered, const Options& option
   result.truncated = false;
   result.components.clear();
   for (std::size_t rank = 0; rank < n; ++rank) {
-    const RawStats& s = raster_ordered[order[rank]];
+    const ComponentStats& s = raster_ordered[order[rank]];
     if (s.area < options.min_area || s.area > options.max_area) continue;
     if (result.components.size() >= options.max_objects) {
       result.truncated = true;
       break;
     }
-    Component c;
-    c.label = std::uint32_t(rank + 1);
-    c.area = s.area;
-    c.x = s.min_x;
-    c.y = s.min_y;
-    c.width = s.max_x - s.min_x + 1;
-    c.height = s.max_y - s.min_y + 1;
-    c.centroid_x = double(s.sum_x) / double(s.area);
-    c.centroid_y = double(s.sum_y) / double(s.area);
-    result.components.push_back(c);
+    result.components.push_back(make_component(s, std::uint32_t(rank + 1)));
   }
 }
 

@@ -16,6 +16,10 @@ void validate(const ImageView& image, const Options& options) {
   if (image.data == nullptr) fail("frame has no data");
   if (options.connectivity != 4 && options.connectivity != 8)
     fail("connectivity must be 4 or 8, not " + std::to_string(options.connectivity));
+  if (std::string(to_string(options.algorithm)) == "unknown")
+    fail("algorithm " + std::to_string(int(options.algorithm)) + " is not one of the named algorithms");
+  if (std::string(to_string(options.analysis)) == "unknown")
+    fail("analysis " + std::to_string(int(options.analysis)) + " is not one of the named analyses");
 }
 
 const char* to_string(Algorithm algorithm) {

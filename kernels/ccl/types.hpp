@@ -75,7 +75,7 @@ class Error : public std::runtime_error {
   std::runtime_error cause_;  // not a std::string, so copying the exception cannot throw
 };
 
-// Throws Error(InvalidArgument) with a sentence naming the bad field.
+// Throws Error(InvalidArgument) with a sentence naming the bad field (a value outside the enums included).
 void validate(const ImageView& image, const Options& options);
 
 const char* to_string(Algorithm algorithm);

@@ -115,7 +115,7 @@ class RasterSegmentsAnalyzer final : public Analyzer {
     std::uint32_t n = 0;
     for (std::uint32_t i = 0; i < runs_.size(); ++i)
       component_[i] = parent_[i] == i ? n++ : component_[find(i)];
-    stats_.assign(n, RawStats{});
+    stats_.assign(n, ComponentStats{});
   }
 
   void accumulate_stats() {
@@ -124,14 +124,14 @@ class RasterSegmentsAnalyzer final : public Analyzer {
       for (std::uint32_t i = row_begin_[y]; i < row_begin_[y + 1]; ++i) {
         const Run r = runs_[i];
         const std::uint32_t len = std::uint32_t(r.x1 - r.x0 + 1);
-        RawStats& s = stats_[component_[i]];
+        ComponentStats& s = stats_[component_[i]];
         if (s.area == 0) {  // the root run: the component's first row
-          s.min_x = r.x0; s.max_x = r.x1;
-          s.min_y = s.max_y = std::int32_t(y);
+          s.left = std::uint32_t(r.x0); s.right = std::uint32_t(r.x1);
+          s.top = s.bottom = std::uint32_t(y);
         } else {
-          s.min_x = std::min(s.min_x, r.x0);
-          s.max_x = std::max(s.max_x, r.x1);
-          s.max_y = std::int32_t(y);
+          s.left = std::min(s.left, std::uint32_t(r.x0));
+          s.right = std::max(s.right, std::uint32_t(r.x1));
+          s.bottom = std::uint32_t(y);
         }
         s.area += len;
         s.sum_x += std::uint64_t(len) * std::uint64_t(r.x0 + r.x1) / 2;
@@ -154,7 +154,7 @@ class RasterSegmentsAnalyzer final : public Analyzer {
   std::vector<Run> runs_;
   std::vector<std::uint32_t> parent_;
   std::vector<std::uint32_t> component_;
-  std::vector<RawStats> stats_;
+  std::vector<ComponentStats> stats_;
   std::vector<std::uint32_t> final_label_;
   // The frame submit() recorded, labelled by collect().
   ImageView image_;

@@ -7,10 +7,10 @@
 
 namespace {
 
-ccl::RawStats stats(std::uint32_t area, int x0, int y0, int x1, int y1, std::uint64_t sx, std::uint64_t sy) {
-  ccl::RawStats s;
+ccl::ComponentStats stats(std::uint32_t area, int x0, int y0, int x1, int y1, std::uint64_t sx, std::uint64_t sy) {
+  ccl::ComponentStats s;
   s.area = area;
-  s.min_x = x0; s.min_y = y0; s.max_x = x1; s.max_y = y1;
+  s.left = std::uint32_t(x0); s.top = std::uint32_t(y0); s.right = std::uint32_t(x1); s.bottom = std::uint32_t(y1);
   s.sum_x = sx; s.sum_y = sy;
   return s;
 }
@@ -21,7 +21,7 @@ ccl::RawStats stats(std::uint32_t area, int x0, int y0, int x1, int y1, std::uin
 //   2: area 6, box (2,2)-(4,3), sums x 18, y 15
 //   3: area 3, box (7,1)-(7,3), sums x 21, y 6
 //   4: area 2, box (0,4)-(1,4), sums x 1, y 8
-std::vector<ccl::RawStats> five() {
+std::vector<ccl::ComponentStats> five() {
   return {stats(3, 0, 0, 1, 1, 1, 1), stats(1, 5, 0, 5, 0, 5, 0), stats(6, 2, 2, 4, 3, 18, 15),
           stats(3, 7, 1, 7, 3, 21, 6), stats(2, 0, 4, 1, 4, 1, 8)};
 }
@@ -83,7 +83,7 @@ TEST(Finalize, AreaOrderTiesKeepRasterOrder) {
 }
 
 TEST(Finalize, AllEqualAreasInAreaOrderStayRaster) {
-  std::vector<ccl::RawStats> v;
+  std::vector<ccl::ComponentStats> v;
   for (int i = 0; i < 40; ++i) v.push_back(stats(4, i, 0, i, 3, 4u * i, 6));
   ccl::Options o;
   o.order = ccl::Order::Area;
@@ -217,7 +217,7 @@ TEST(Finalize, MaxObjectsInAreaOrder) {
 TEST(Finalize, SixtyFourBitSums) {
   // A full 65535 x 65535 frame: area 65535^2 = 4294836225 fits in 32 bits, the sums do not:
   // sum_x = sum_y = 65535 * (65534 * 65535 / 2) = 65535 * 2147385345 = 140728898584575.
-  ccl::RawStats s = stats(4294836225u, 0, 0, 65534, 65534, 140728898584575ull, 140728898584575ull);
+  ccl::ComponentStats s = stats(4294836225u, 0, 0, 65534, 65534, 140728898584575ull, 140728898584575ull);
   ccl::Result r;
   ccl::finalize({s}, ccl::Options{}, r);
   ASSERT_EQ(r.components.size(), 1u);

@@ -5,8 +5,6 @@
 #include "host/cuda_check.hpp"
 #include "primitives/dependent_launch.cuh"
 #include "analyze/gather_roots.cuh"
-#include "analyze/root_stats.cuh"
-#include "primitives/row_block_scan.cuh"
 #include "primitives/row_runs.cuh"
 #include "host/stage_timer.cuh"
 #include "primitives/union_find.cuh"
@@ -52,7 +50,7 @@ __device__ std::uint32_t link_to_root(std::uint32_t* labels, std::uint32_t p) {
 // that follows it adds up the roots.)
 __global__ void __launch_bounds__(32 * kRowWarps)
     LinkRankRootsKernel(DeviceMask mask, std::uint32_t* labels, std::uint32_t* root_rank, std::uint32_t* row_offset,
-                        RowBlockScan scan, ComponentStats stats, FrameCounts* counts) {
+                        RowBlockScan scan, ComponentStatsArrays stats, FrameCounts* counts) {
   wait_for_previous_kernel();
   __shared__ RunRing rings[kRowWarps];
   __shared__ std::uint32_t row_roots[kRowWarps];
@@ -175,30 +173,34 @@ __global__ void __launch_bounds__(32 * kRowWarps)
 
 }  // namespace
 
-void link_and_rank_roots(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
-  check(launch_dependent(LinkRankRootsKernel, row_blocks(mask.height), 32 * kRowWarps, stream, mask, s.labels, s.root_rank,
-                         s.row_offset, s.row_block_scan, s.stats, s.counts),
+void link_and_rank_roots(const DeviceMask& mask, std::uint32_t* labels, const RowBlockScan& scan,
+                         const AnalysisOutput& out, cudaStream_t stream, StageTimer* timer) {
+  check(launch_dependent(LinkRankRootsKernel, row_blocks(mask.height), 32 * kRowWarps, stream, mask, labels,
+                         out.root_rank, out.row_offset, scan, out.stats, out.counts),
         "LinkRankRootsKernel");
   mark(timer, "LinkRankRootsKernel", stream);
 }
 
-void add_features_at_roots(const DeviceMask& mask, Scratch& s, bool conflict_detection, cudaStream_t stream,
+void add_features_at_roots(const DeviceMask& mask, std::uint32_t* labels, bool conflict_detection,
+                           const RootSlotsView& slots, const AnalysisOutput& out, cudaStream_t stream,
                            StageTimer* timer) {
   const auto kernel = conflict_detection ? LinkRankFeaturesKernel<true> : LinkRankFeaturesKernel<false>;
-  check(launch_dependent(kernel, row_blocks(mask.height), 32 * kRowWarps, stream, mask, s.labels, s.root_rank, s.row_offset,
-                         s.row_block_roots, s.root_stats),
+  check(launch_dependent(kernel, row_blocks(mask.height), 32 * kRowWarps, stream, mask, labels, out.root_rank,
+                         out.row_offset, slots.row_block_roots, slots.stats),
         "LinkRankFeaturesKernel");
   mark(timer, conflict_detection ? "LinkRankFeaturesKernel" : "LinkRankFeaturesKernel(flsl)", stream);
 }
 
-void analyze_flsl_cd(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
-  add_features_at_roots(mask, s, true, stream, timer);
-  gather_roots_into_stats(mask, s, stream, timer);
+void analyze_flsl_cd(const DeviceMask& mask, std::uint32_t* labels, const RootSlotsView& slots,
+                     const AnalysisOutput& out, cudaStream_t stream, StageTimer* timer) {
+  add_features_at_roots(mask, labels, true, slots, out, stream, timer);
+  gather_roots_into_stats(mask, slots, out, stream, timer);
 }
 
-void analyze_flsl(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
-  add_features_at_roots(mask, s, false, stream, timer);
-  gather_roots_into_stats(mask, s, stream, timer);
+void analyze_flsl(const DeviceMask& mask, std::uint32_t* labels, const RootSlotsView& slots,
+                  const AnalysisOutput& out, cudaStream_t stream, StageTimer* timer) {
+  add_features_at_roots(mask, labels, false, slots, out, stream, timer);
+  gather_roots_into_stats(mask, slots, out, stream, timer);
 }
 
 }  // namespace ccl::cuda

@@ -9,7 +9,6 @@
 namespace ccl::cuda {
 namespace {
 
-constexpr int kRowWarps = 8;        // rows per block in RunLabelsKernel, one warp each
 constexpr int kLabelThreads = 256;  // labels of one row per block in the merge and root kernels
 
 // Run k of row y becomes label y * cap + k: labels grow in raster order, so with union by
@@ -17,7 +16,7 @@ constexpr int kLabelThreads = 256;  // labels of one row per block in the merge 
 // its own features; its bounds and the row's run count let the merge find the runs next to it.
 __global__ void __launch_bounds__(32 * kRowWarps)
     RunLabelsKernel(DeviceMask mask, std::uint32_t cap, std::uint16_t* bounds, std::uint32_t* parent,
-                    ProvisionalFeatures* features, std::uint32_t* count) {
+                    RunFeatures* features, std::uint32_t* count) {
   __shared__ RunRing rings[kRowWarps];
   const int warp = threadIdx.x / 32, lane = lane_id();
   const int y = blockIdx.x * kRowWarps + warp;
@@ -30,7 +29,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
       bounds[2 * std::size_t(label)] = std::uint16_t(start);
       bounds[2 * std::size_t(label) + 1] = std::uint16_t(end - 1);
       parent[label] = label;
-      features[label] = ProvisionalFeatures{length, start, end - 1, std::uint32_t(y),
+      features[label] = RunFeatures{length, start, end - 1, std::uint32_t(y),
                                             (unsigned long long)(start + end - 1) * length / 2,
                                             (unsigned long long)y * length};
     }
@@ -41,9 +40,9 @@ __global__ void __launch_bounds__(32 * kRowWarps)
 
 // Takes the features out of label `from`, leaving the neutral ones, and adds them to label `to`:
 // Algorithm 2's atomicExch then atomicAdd, field by field, so each value moves exactly once.
-__device__ void move_features(ProvisionalFeatures* features, std::uint32_t from, std::uint32_t to) {
-  ProvisionalFeatures& f = features[from];
-  ProvisionalFeatures& t = features[to];
+__device__ void move_features(RunFeatures* features, std::uint32_t from, std::uint32_t to) {
+  RunFeatures& f = features[from];
+  RunFeatures& t = features[to];
   const std::uint32_t area = atomicExch(&f.area, 0u), left = atomicExch(&f.left, 0xffffffffu);
   const std::uint32_t right = atomicExch(&f.right, 0u), bottom = atomicExch(&f.bottom, 0u);
   const unsigned long long sum_x = atomicExch(&f.sum_x, 0ull), sum_y = atomicExch(&f.sum_y, 0ull);
@@ -61,7 +60,7 @@ __device__ void move_features(ProvisionalFeatures* features, std::uint32_t from,
 // root meanwhile, so they are carried on until they reach one. The fences order each link before
 // the features leave, and each move before the check that its target is still a root, so a
 // concurrent linker either takes the features along or leaves them to this thread.
-__device__ void otf_merge(std::uint32_t* parent, ProvisionalFeatures* features, std::uint32_t l1, std::uint32_t l2) {
+__device__ void otf_merge(std::uint32_t* parent, RunFeatures* features, std::uint32_t l1, std::uint32_t l2) {
   l1 = find_root_compress(parent, l1);
   l2 = find_root_compress(parent, l2);
   while (l1 != l2) {
@@ -104,7 +103,7 @@ __device__ std::uint32_t runs_starting_by(const std::uint16_t* bounds, std::uint
 template <int Connectivity>
 __global__ void __launch_bounds__(kLabelThreads)
     MergeRunLabelsKernel(int height, std::uint32_t cap, const std::uint16_t* bounds, std::uint32_t* parent,
-                         ProvisionalFeatures* features, const std::uint32_t* count) {
+                         RunFeatures* features, const std::uint32_t* count) {
   constexpr int d = Connectivity == 8 ? 1 : 0;
   const std::uint32_t y = blockIdx.y;
   const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -127,56 +126,44 @@ __global__ void __launch_bounds__(kLabelThreads)
 // pixel: that pixel's raster rank says where the component's statistics go, and `top` is its row.
 __global__ void __launch_bounds__(kLabelThreads)
     RootFeaturesKernel(DeviceMask mask, std::uint32_t cap, const std::uint16_t* bounds, const std::uint32_t* parent,
-                       const ProvisionalFeatures* features, const std::uint32_t* count,
-                       const std::uint32_t* root_rank, const std::uint32_t* row_offset, ComponentStats stats) {
+                       const RunFeatures* features, const std::uint32_t* count,
+                       const std::uint32_t* root_rank, const std::uint32_t* row_offset, ComponentStatsArrays stats) {
   const std::uint32_t y = blockIdx.y;
   const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= count[y]) return;
   const std::uint32_t label = y * cap + k;
   if (parent[label] != label) return;
   const std::uint32_t id = row_offset[y] + root_rank[mask.index(bounds[2 * std::size_t(label)], int(y))];
-  const ProvisionalFeatures f = features[label];
-  stats.area[id] = f.area;
-  stats.left[id] = f.left;
-  stats.right[id] = f.right;
-  stats.top[id] = y;
-  stats.bottom[id] = f.bottom;
-  stats.sum_x[id] = f.sum_x;
-  stats.sum_y[id] = f.sum_y;
-}
-
-template <int Connectivity>
-void analyze(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
-  link_and_rank_roots(mask, s, stream, timer);  // the ranks that number the components
-  const std::uint32_t cap = slots_per_row(mask.width);  // most runs a row holds
-  RunLabelsKernel<<<row_blocks(mask.height), 32 * kRowWarps, 0, stream>>>(mask, cap, s.segment_bounds,
-                                                                         s.segment_parent, s.run_features,
-                                                                         s.segment_count);
-  check_launch("RunLabelsKernel");
-  mark(timer, "RunLabelsKernel", stream);
-
-  const dim3 grid((cap + kLabelThreads - 1) / kLabelThreads, unsigned(mask.height));
-  MergeRunLabelsKernel<Connectivity><<<grid, kLabelThreads, 0, stream>>>(mask.height, cap, s.segment_bounds,
-                                                                         s.segment_parent, s.run_features,
-                                                                         s.segment_count);
-  check_launch("MergeRunLabelsKernel");
-  mark(timer, "MergeRunLabelsKernel", stream);
-
-  RootFeaturesKernel<<<grid, kLabelThreads, 0, stream>>>(mask, cap, s.segment_bounds, s.segment_parent,
-                                                         s.run_features, s.segment_count, s.root_rank, s.row_offset,
-                                                         s.stats);
-  check_launch("RootFeaturesKernel");
-  mark(timer, "RootFeaturesKernel", stream);
+  stats.store(id, with_top(features[label], y));
 }
 
 }  // namespace
 
-void analyze_flsl_otf(const DeviceMask& mask, int connectivity, Scratch& scratch, cudaStream_t stream,
-                      StageTimer* timer) {
-  if (connectivity == 4)
-    analyze<4>(mask, scratch, stream, timer);
-  else
-    analyze<8>(mask, scratch, stream, timer);
+template <int Connectivity>
+void analyze_flsl_otf(const DeviceMask& mask, std::uint32_t* labels, const OtfWork& work, const AnalysisOutput& out,
+                      cudaStream_t stream, StageTimer* timer) {
+  link_and_rank_roots(mask, labels, work.scan, out, stream, timer);  // the ranks that number the components
+  const std::uint32_t cap = slots_per_row(mask.width);  // most runs a row holds
+  const SegmentsView& runs = work.runs;
+  RunLabelsKernel<<<row_blocks(mask.height), 32 * kRowWarps, 0, stream>>>(mask, cap, runs.bounds, runs.parent,
+                                                                         work.features, runs.count);
+  check_launch("RunLabelsKernel");
+  mark(timer, "RunLabelsKernel", stream);
+
+  const dim3 grid((cap + kLabelThreads - 1) / kLabelThreads, unsigned(mask.height));
+  MergeRunLabelsKernel<Connectivity><<<grid, kLabelThreads, 0, stream>>>(mask.height, cap, runs.bounds, runs.parent,
+                                                                         work.features, runs.count);
+  check_launch("MergeRunLabelsKernel");
+  mark(timer, "MergeRunLabelsKernel", stream);
+
+  RootFeaturesKernel<<<grid, kLabelThreads, 0, stream>>>(mask, cap, runs.bounds, runs.parent, work.features,
+                                                         runs.count, out.root_rank, out.row_offset, out.stats);
+  check_launch("RootFeaturesKernel");
+  mark(timer, "RootFeaturesKernel", stream);
 }
+template void analyze_flsl_otf<4>(const DeviceMask&, std::uint32_t*, const OtfWork&, const AnalysisOutput&,
+                                  cudaStream_t, StageTimer*);
+template void analyze_flsl_otf<8>(const DeviceMask&, std::uint32_t*, const OtfWork&, const AnalysisOutput&,
+                                  cudaStream_t, StageTimer*);
 
 }  // namespace ccl::cuda

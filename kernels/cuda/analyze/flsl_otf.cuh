@@ -7,17 +7,29 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
+#include "analyze/root_stats.cuh"
 #include "primitives/device_mask.cuh"
-#include "host/scratch.cuh"
+#include "primitives/row_block_scan.cuh"
+#include "primitives/views.cuh"
 
 namespace ccl::cuda {
 
 class StageTimer;
 
+// The work of flsl-otf: the ranking's scan, the runs as provisional labels (the segment arrays,
+// which no one needs once labeling is done) and their features.
+struct OtfWork {
+  RowBlockScan scan;
+  SegmentsView runs;
+  RunFeatures* features;  // per segment slot
+};
+
 // Same contract as analyze_flsl_cd (see analyze/flsl_cd.cuh). The run merges find the touching
-// runs themselves (the labeling only numbers the components), so they need the connectivity; they
-// use scratch.segment_* and scratch.run_features, which no one needs once labeling is done.
-void analyze_flsl_otf(const DeviceMask& mask, int connectivity, Scratch& scratch, cudaStream_t stream,
-                      StageTimer* timer);
+// runs themselves (the labeling only numbers the components), so they need the connectivity.
+template <int Connectivity>
+void analyze_flsl_otf(const DeviceMask& mask, std::uint32_t* labels, const OtfWork& work, const AnalysisOutput& out,
+                      cudaStream_t stream, StageTimer* timer);
 
 }  // namespace ccl::cuda

@@ -2,6 +2,7 @@
 
 #include "host/cuda_check.hpp"
 #include "primitives/dependent_launch.cuh"
+#include "primitives/row_block_scan.cuh"
 #include "host/stage_timer.cuh"
 
 namespace ccl::cuda {
@@ -11,7 +12,7 @@ constexpr int kThreads = 256;
 
 // Where the components go: dense statistics by rank, or component lists.
 struct Destination {
-  ComponentStats stats;  // Dense
+  ComponentStatsArrays stats;  // Dense
   FrameCounts* counts;   // lists: the counts (null: not written)
   Component* host;       // lists: ranks below on_host
   Component* rest;       // lists: ranks from on_host on
@@ -97,26 +98,10 @@ __global__ void __launch_bounds__(kThreads)
     if (t < n_roots) {
       if (first > 0) load_root(t);  // the first chunk's were loaded above
       const std::uint32_t j = before + t, y = std::uint32_t(rows_of.y0 + r);
-      if constexpr (Dense) {
-        to.stats.area[j] = f.area;
-        to.stats.left[j] = f.left;
-        to.stats.right[j] = f.right;
-        to.stats.top[j] = y;
-        to.stats.bottom[j] = f.bottom;
-        to.stats.sum_x[j] = f.sum_x;
-        to.stats.sum_y[j] = f.sum_y;
-      } else {
-        Component c;
-        c.label = j + 1;
-        c.area = f.area;
-        c.x = std::int32_t(f.left);
-        c.y = std::int32_t(y);
-        c.width = std::int32_t(f.right - f.left + 1);
-        c.height = std::int32_t(f.bottom - y + 1);
-        c.centroid_x = double(f.sum_x) / double(f.area);
-        c.centroid_y = double(f.sum_y) / double(f.area);
-        staged[threadIdx.x] = c;
-      }
+      if constexpr (Dense)
+        to.stats.store(j, with_top(f, y));
+      else
+        staged[threadIdx.x] = make_component(with_top(f, y), j + 1);
     }
     if constexpr (!Dense) {
       __syncthreads();
@@ -134,25 +119,28 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-void launch(const DeviceMask& mask, Scratch& s, bool dense, const Destination& to, cudaStream_t stream,
-            StageTimer* timer) {
+void launch(const DeviceMask& mask, const RootSlotsView& slots, const AnalysisOutput& out, bool dense,
+            const Destination& to, cudaStream_t stream, StageTimer* timer) {
   const auto kernel = dense ? GatherRootsKernel<true> : GatherRootsKernel<false>;
-  check(launch_dependent(kernel, row_blocks(mask.height), kThreads, stream, mask, s.row_offset, s.row_block_roots, s.root_stats,
-                         s.counts, to),
+  check(launch_dependent(kernel, row_blocks(mask.height), kThreads, stream, mask, out.row_offset,
+                         slots.row_block_roots, slots.stats, out.counts, to),
         "GatherRootsKernel");
   mark(timer, "GatherRootsKernel", stream);
 }
 
 }  // namespace
 
-void gather_roots_into_stats(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
-  launch(mask, s, true, Destination{s.stats, nullptr, nullptr, nullptr, 0, 0}, stream, timer);
+void gather_roots_into_stats(const DeviceMask& mask, const RootSlotsView& slots, const AnalysisOutput& out,
+                             cudaStream_t stream, StageTimer* timer) {
+  launch(mask, slots, out, true, Destination{out.stats, nullptr, nullptr, nullptr, 0, 0}, stream, timer);
 }
 
-void gather_roots_into_lists(const DeviceMask& mask, Scratch& s, std::uint32_t max_objects, std::uint32_t on_host,
-                             const ComponentList& host, Component* rest, cudaStream_t stream, StageTimer* timer) {
-  launch(mask, s, false, Destination{ComponentStats{}, host.counts, host.components, rest, on_host, max_objects},
-         stream, timer);
+void gather_roots_into_lists(const DeviceMask& mask, const RootSlotsView& slots, const AnalysisOutput& out,
+                             std::uint32_t max_objects, std::uint32_t on_host, const ComponentList& host,
+                             Component* rest, cudaStream_t stream, StageTimer* timer) {
+  launch(mask, slots, out, false,
+         Destination{ComponentStatsArrays{}, host.counts, host.components, rest, on_host, max_objects}, stream,
+         timer);
 }
 
 }  // namespace ccl::cuda

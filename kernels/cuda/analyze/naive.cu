@@ -2,9 +2,8 @@
 
 #include "analyze/flsl_cd.cuh"
 #include "host/cuda_check.hpp"
-#include "label/optimized_uf.cuh"
 #include "host/stage_timer.cuh"
-#include "primitives/union_find.cuh"
+#include "primitives/tile_runs.cuh"
 
 namespace ccl::cuda {
 namespace {
@@ -16,25 +15,16 @@ constexpr int kPixelThreads = 256;  // a warp per 32 pixels of a row, 8 rows a b
 // foreground pixel then updates every feature of that component with its own atomics.
 __global__ void __launch_bounds__(kPixelThreads)
     PixelFeaturesKernel(DeviceMask mask, const std::uint32_t* labels, const std::uint32_t* root_rank,
-                        const std::uint32_t* row_offset, ComponentStats stats) {
+                        const std::uint32_t* row_offset, ComponentStatsArrays stats) {
   const int lane = lane_id(), x0 = int(blockIdx.x) * 32, x = x0 + lane;
   const int y = int(blockIdx.y) * (kPixelThreads / 32) + int(threadIdx.x / 32);
   if (y >= mask.height) return;  // the whole warp
   const bool fg = x < mask.width && mask.foreground(x, y);
   const unsigned row = __ballot_sync(kFullWarp, fg);
   if (!row) return;  // the whole warp
-  int entering = x0;  // start of the run holding pixel x0, if it is foreground
-  if ((row & 1u) && x0 % kTileWidth != 0) {
-    for (int sx = x0 - 32;; sx -= 32) {  // sx >= 0: x0 is a multiple of 32 past a tile start
-      const unsigned left = __ballot_sync(kFullWarp, mask.foreground(sx + lane, y));
-      entering = ~left ? sx + 32 - __clz(~left) : sx;
-      if (~left || sx % kTileWidth == 0) break;
-    }
-  }
+  const int entering = run_entering_warp(mask, x0, y, row);
   if (!fg) return;
-  const unsigned background_up_to_me = ~row & (lanes_below(lane) | 1u << lane);
-  const int start = background_up_to_me ? x0 + 32 - __clz(background_up_to_me) : entering;
-  const std::uint32_t root = find_root(labels, labels[mask.index(start, y)]);
+  const std::uint32_t root = pixel_root(mask, labels, x0, y, row, entering);
   const std::uint32_t id = row_offset[root / std::uint32_t(mask.width)] + root_rank[root];
   const std::uint32_t ux = std::uint32_t(x), uy = std::uint32_t(y);
   if (root == mask.index(x, y)) stats.top[id] = uy;  // the root is the component's first pixel
@@ -48,11 +38,12 @@ __global__ void __launch_bounds__(kPixelThreads)
 
 }  // namespace
 
-void analyze_naive(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
-  link_and_rank_roots(mask, s, stream, timer);
+void analyze_naive(const DeviceMask& mask, std::uint32_t* labels, const RowBlockScan& scan, const AnalysisOutput& out,
+                   cudaStream_t stream, StageTimer* timer) {
+  link_and_rank_roots(mask, labels, scan, out, stream, timer);
   const int rows_per_block = kPixelThreads / 32;
   const dim3 grid((mask.width + 31) / 32, (mask.height + rows_per_block - 1) / rows_per_block);
-  PixelFeaturesKernel<<<grid, kPixelThreads, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, s.stats);
+  PixelFeaturesKernel<<<grid, kPixelThreads, 0, stream>>>(mask, labels, out.root_rank, out.row_offset, out.stats);
   check_launch("PixelFeaturesKernel");
   mark(timer, "PixelFeaturesKernel", stream);
 }

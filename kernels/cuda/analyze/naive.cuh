@@ -6,14 +6,18 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 #include "primitives/device_mask.cuh"
-#include "host/scratch.cuh"
+#include "primitives/row_block_scan.cuh"
+#include "primitives/views.cuh"
 
 namespace ccl::cuda {
 
 class StageTimer;
 
-// Same contract as analyze_flsl_cd (see analyze/flsl_cd.cuh).
-void analyze_naive(const DeviceMask& mask, Scratch& scratch, cudaStream_t stream, StageTimer* timer);
+// Same contract as analyze_flsl_cd (see analyze/flsl_cd.cuh); `scan` ranks the roots across row blocks.
+void analyze_naive(const DeviceMask& mask, std::uint32_t* labels, const RowBlockScan& scan, const AnalysisOutput& out,
+                   cudaStream_t stream, StageTimer* timer);
 
 }  // namespace ccl::cuda

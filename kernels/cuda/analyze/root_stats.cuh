@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "ccl/component_stats.hpp"
+
 namespace ccl::cuda {
 
 // One array per statistic: the atomics of a large component's runs then spread over six sectors.
@@ -28,11 +30,24 @@ __device__ inline std::uint32_t root_slot(std::uint32_t x, std::uint32_t y, std:
   return y * row_slots + x / 2;
 }
 
-// One run's features, or those of several runs of one component added up.
+// The work of the flsl-cd and flsl analyses between their two kernels: the root slots, and the
+// roots counted per block of kRowWarps rows.
+struct RootSlotsView {
+  RootStats stats;
+  std::uint32_t* row_block_roots;
+};
+
+// ComponentStats of one run, or of several runs of one component added up, without `top` (the
+// row of the component's first run, known where its root is): 32 bytes, for registers and for the
+// flsl-otf analysis's per-run array.
 struct RunFeatures {
   std::uint32_t area, left, right, bottom;
   unsigned long long sum_x, sum_y;
 };
+
+__device__ inline ComponentStats with_top(const RunFeatures& f, std::uint32_t top) {
+  return ComponentStats{f.area, f.left, top, f.right, f.bottom, f.sum_x, f.sum_y};
+}
 
 __device__ inline void add_at_root(const RootStats& stats, std::uint32_t slot, const RunFeatures& f) {
   atomicAdd(stats.area + slot, f.area);

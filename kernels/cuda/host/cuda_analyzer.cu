@@ -7,7 +7,7 @@
 
 #include "host/cuda_check.hpp"
 #include "label/optimized_uf.cuh"
-#include "host/pipeline.cuh"
+#include "host/analyzer_impl.cuh"
 
 namespace ccl {
 
@@ -42,10 +42,6 @@ bool cuda_device_usable(std::string* why) {
   return true;
 }
 
-struct CudaAnalyzer::Impl : cuda::FramePipeline {
-  using FramePipeline::FramePipeline;
-};
-
 CudaAnalyzer::CudaAnalyzer(CUstream_st* stream) {
   std::string why;
   if (!cuda_device_usable(&why)) throw Error(Error::Kind::NoDevice, why);
@@ -62,7 +58,7 @@ std::size_t CudaAnalyzer::device_bytes() const { return impl_->device_bytes(); }
 std::size_t CudaAnalyzer::graphs_kept() const { return impl_->graphs_kept(); }
 
 void CudaAnalyzer::submit(const ImageView& image, const Options& options, const LabelView* labels) {
-  impl_->submit(image, options, labels, nullptr);
+  impl_->submit(image, options, labels);
 }
 void CudaAnalyzer::collect(Result& result) { impl_->collect(result); }
 bool CudaAnalyzer::pending() const { return impl_->pending(); }

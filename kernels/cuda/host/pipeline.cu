@@ -8,6 +8,7 @@
 #include "analyze/naive.cuh"
 #include "output/compact.cuh"
 #include "host/cuda_check.hpp"
+#include "primitives/connectivity.hpp"
 #include "analyze/gather_roots.cuh"
 #include "label/8dls.cuh"
 #include "label/column_runs.cuh"
@@ -20,37 +21,34 @@ namespace {
 
 std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
 
-[[noreturn]] void not_implemented(const char* what, const char* value) {
-  throw Error(Error::Kind::InvalidArgument,
-              std::string(what) + " " + value + " is not implemented yet on the CUDA backend");
-}
-
-// The labeling and analysis kernels each algorithm and analysis value selects. Every labeling
-// leaves the same contract as label_optimized_uf (see label/optimized_uf.cuh), so any labeling
-// pairs with any analysis; a value whose kernels do not exist yet is refused, never replaced.
-void label_frame(const DeviceMask& mask, const Options& options, Scratch& scratch, cudaStream_t stream,
+// The labeling and analysis kernels each algorithm and analysis value selects, for the frame's
+// connectivity. Every labeling leaves the contract of label/optimized_uf.cuh, so any labeling pairs
+// with any analysis.
+void label_frame(const DeviceMask& mask, const Options& options, const Scratch& s, cudaStream_t stream,
                  StageTimer* timer) {
-  switch (options.algorithm) {
-    case Algorithm::OptimizedUF: label_optimized_uf(mask, options.connectivity, scratch.labels, stream, timer); return;
-    case Algorithm::EightDLS: label_8dls(mask, options.connectivity, false, scratch.labels, scratch.label_changed, stream, timer); return;
-    case Algorithm::M8DLS: label_8dls(mask, options.connectivity, true, scratch.labels, scratch.label_changed, stream, timer); return;
-    case Algorithm::ColumnRuns: label_column_runs(mask, options.connectivity, scratch.labels, stream, timer); return;
-    case Algorithm::RasterSegments: label_raster_segments(mask, options.connectivity, scratch, stream, timer); return;
-    default: break;
-  }
-  not_implemented("algorithm", to_string(options.algorithm));
+  with_connectivity(options.connectivity, [&](auto connectivity) {
+    constexpr int C = decltype(connectivity)::value;
+    switch (options.algorithm) {
+      case Algorithm::OptimizedUF: label_optimized_uf<C>(mask, s.labels, stream, timer); return;
+      case Algorithm::EightDLS: label_8dls<C>(mask, s.labels, false, s.label_changed, stream, timer); return;
+      case Algorithm::M8DLS: label_8dls<C>(mask, s.labels, true, s.label_changed, stream, timer); return;
+      case Algorithm::ColumnRuns: label_column_runs<C>(mask, s.labels, stream, timer); return;
+      case Algorithm::RasterSegments: label_raster_segments<C>(mask, s.labels, s.segments(), stream, timer); return;
+    }
+  });
 }
 
-void analyze_frame(const DeviceMask& mask, const Options& options, Scratch& scratch, cudaStream_t stream,
+void analyze_frame(const DeviceMask& mask, const Options& options, const Scratch& s, cudaStream_t stream,
                    StageTimer* timer) {
-  switch (options.analysis) {
-    case Analysis::FlslCd: analyze_flsl_cd(mask, scratch, stream, timer); return;
-    case Analysis::Flsl: analyze_flsl(mask, scratch, stream, timer); return;
-    case Analysis::Naive: analyze_naive(mask, scratch, stream, timer); return;
-    case Analysis::FlslOtf: analyze_flsl_otf(mask, options.connectivity, scratch, stream, timer); return;
-    default: break;
-  }
-  not_implemented("analysis", to_string(options.analysis));
+  with_connectivity(options.connectivity, [&](auto connectivity) {
+    constexpr int C = decltype(connectivity)::value;
+    switch (options.analysis) {
+      case Analysis::FlslCd: analyze_flsl_cd(mask, s.labels, s.root_slots(), s.analysis(), stream, timer); return;
+      case Analysis::Flsl: analyze_flsl(mask, s.labels, s.root_slots(), s.analysis(), stream, timer); return;
+      case Analysis::Naive: analyze_naive(mask, s.labels, s.row_block_scan, s.analysis(), stream, timer); return;
+      case Analysis::FlslOtf: analyze_flsl_otf<C>(mask, s.labels, s.otf_work(), s.analysis(), stream, timer); return;
+    }
+  });
 }
 
 // The segment arrays label_frame and analyze_frame hand the kernels of these options.
@@ -58,21 +56,6 @@ SegmentArrays segments_for(const Options& options) {
   if (options.analysis == Analysis::FlslOtf) return SegmentArrays::WithFeatures;
   if (options.algorithm == Algorithm::RasterSegments) return SegmentArrays::Segments;
   return SegmentArrays::None;
-}
-
-bool implemented(Algorithm algorithm) {
-  return algorithm == Algorithm::OptimizedUF || algorithm == Algorithm::ColumnRuns ||
-         algorithm == Algorithm::RasterSegments || algorithm == Algorithm::EightDLS || algorithm == Algorithm::M8DLS;
-}
-bool implemented(Analysis analysis) {
-  return analysis == Analysis::FlslCd || analysis == Analysis::Flsl || analysis == Analysis::Naive ||
-         analysis == Analysis::FlslOtf;
-}
-
-// Refused before any device work is queued.
-void require_implemented(const Options& options) {
-  if (!implemented(options.algorithm)) not_implemented("algorithm", to_string(options.algorithm));
-  if (!implemented(options.analysis)) not_implemented("analysis", to_string(options.analysis));
 }
 
 char* pinned(std::size_t bytes, const char* what) {
@@ -229,25 +212,26 @@ void FramePipeline::queue_frame(const ImageView& image, const Options& options, 
   const DeviceMask mask{image.data, image.width, image.height, image.stride, options.threshold};
   if (!features_at_roots(options)) {
     queue_label_and_analyze(image, options, timer, stream);
-    gather_in_raster_order(mask, scratch_, options, 0, gathered, host_list(), labels, stream, timer);
+    gather_in_raster_order(mask, scratch_.labels, scratch_.analysis(), options, 0, gathered, host_list(), labels, stream,
+                           timer);
     return;
   }
   // Straight from the roots into the lists: no statistics by rank in between.
   if (timer) timer->start(stream);
   label_frame(mask, options, scratch_, stream, timer);
-  add_features_at_roots(mask, scratch_, options.analysis == Analysis::FlslCd, stream, timer);
-  gather_roots_into_lists(mask, scratch_, options.max_objects, gathered, host_list(), scratch_.out, stream, timer);
-  if (labels) label_map_in_raster_order(mask, scratch_, *labels, stream, timer);
+  add_features_at_roots(mask, scratch_.labels, options.analysis == Analysis::FlslCd, scratch_.root_slots(),
+                        scratch_.analysis(), stream, timer);
+  gather_roots_into_lists(mask, scratch_.root_slots(), scratch_.analysis(), options.max_objects, gathered, host_list(),
+                          scratch_.out, stream, timer);
+  if (labels) label_map_in_raster_order(mask, scratch_.labels, scratch_.analysis(), *labels, stream, timer);
 }
 
-void FramePipeline::submit(const ImageView& image, const Options& options, const LabelView* labels,
-                           StageTimer* timer) {
+void FramePipeline::submit(const ImageView& image, const Options& options, const LabelView* labels) {
   if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
   validate(image, options);
-  require_implemented(options);
   if (labels && (labels->data == nullptr || labels->stride < image.width))
     throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
-  frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer, 0};
+  frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer_, 0};
   try {
     submit_frame();
   } catch (...) {
@@ -266,12 +250,6 @@ void FramePipeline::collect(Result& result) {
     frame_state_dirty_ = true;
     throw;
   }
-}
-
-void FramePipeline::run(const ImageView& image, const Options& options, Result& result, const LabelView* labels,
-                        StageTimer* timer) {
-  submit(image, options, labels, timer);
-  collect(result);
 }
 
 // Everything up to the first wait: with keeps_without_counts(), the whole frame (gathered into the
@@ -294,7 +272,7 @@ void FramePipeline::submit_frame() {
     if (timer || !use_graphs_ || !capturable(options) || !graphs_.launch(key, stream_, queue)) queue(stream_);
   } else {
     label_and_analyze(image, options, timer);
-    count_in_range(scratch_, image.height, options, stream_, timer);
+    count_in_range(scratch_.analysis(), image.height, options, stream_, timer);
     check(cudaMemcpyAsync(host_counts_, scratch_.counts, sizeof(FrameCounts), cudaMemcpyDeviceToHost, stream_),
           "cudaMemcpyAsync (component counts)");
   }
@@ -320,8 +298,8 @@ void FramePipeline::collect_frame(Result& result) {
       } else {  // gathered again (all of it if the host list moves)
         const std::uint32_t from = n_out > host_capacity_ ? 0 : expected;
         grow_host_results(n_out);
-        gather_in_raster_order(mask, scratch_, options, from, n_out, ComponentList{nullptr, scratch_.out}, nullptr,
-                               stream_, timer);
+        gather_in_raster_order(mask, scratch_.labels, scratch_.analysis(), options, from, n_out,
+                               ComponentList{nullptr, scratch_.out}, nullptr, stream_, timer);
         copy_components(from, n_out);
       }
       mark(timer, "CopyToHost", stream_);
@@ -333,7 +311,8 @@ void FramePipeline::collect_frame(Result& result) {
     counts = *host_counts_;
     n_out = std::min(counts.n_in_range, options.max_objects);
     grow_host_results(n_out);
-    compact(mask, scratch_, options, counts, n_out, ComponentList{nullptr, scratch_.out}, labels, stream_, timer);
+    compact(mask, scratch_.labels, scratch_.analysis(), scratch_.compaction(), options, counts, n_out,
+            ComponentList{nullptr, scratch_.out}, labels, stream_, timer);
     copy_components(0, n_out);
     mark(timer, "CopyToHost", stream_);
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (compaction)");
@@ -354,7 +333,7 @@ void FramePipeline::submit_host(const ImageView& image, const Options& options) 
   check(cudaMemcpy2DAsync(upload_, image.width, image.data, image.stride, image.width, image.height,
                           cudaMemcpyHostToDevice, stream_),
         "cudaMemcpy2DAsync (frame upload)");
-  submit(ImageView{upload_, image.width, image.height, image.width}, options, nullptr, nullptr);
+  submit(ImageView{upload_, image.width, image.height, image.width}, options, nullptr);
 }
 
 void FramePipeline::run_host(const ImageView& image, const Options& options, Result& result) {

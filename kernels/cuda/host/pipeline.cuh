@@ -1,7 +1,7 @@
 // One frame through the CUDA backend: label, analyze, count, and compact the kept components
 // (straight into pinned host memory when few), waiting for the device once a frame where the order
 // and the filters allow (raster order, no area filter). CudaAnalyzer is this class behind the
-// public header; the benchmark drives it directly to time each stage.
+// public header; ccl::Profiling (ccl/profiling.hpp) reaches its timer and switches.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -33,7 +33,7 @@ class FramePipeline {
 
   // Device work of a frame, queued without waiting: labels, statistics and the component count.
   // `image.data` is device memory; calls fit() first, so a frame never runs on scratch too small.
-  void label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer);
+  void label_and_analyze(const ImageView& image, const Options& options) { label_and_analyze(image, options, timer_); }
   // Grows the scratch when this frame, or the segment arrays its options use, do not fit (the only
   // allocation a frame can cause), and zeroes what a frame that threw may have left half used.
   void fit(const ImageView& image, const Options& options);
@@ -42,13 +42,12 @@ class FramePipeline {
   // before waiting for this one: submit() queues everything up to the first wait for the device,
   // collect() waits and fills `result`. One frame at a time; `image` and `labels` must stay valid
   // until collect().
-  void submit(const ImageView& image, const Options& options, const LabelView* labels, StageTimer* timer);
+  void submit(const ImageView& image, const Options& options, const LabelView* labels);
   void collect(Result& result);
   bool pending() const { return pending_; }
   // `image.data` is host memory: one async upload into reused device memory, then submit().
   void submit_host(const ImageView& image, const Options& options);
-  // submit() then collect().
-  void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels, StageTimer* timer);
+  // submit_host() then collect().
   void run_host(const ImageView& image, const Options& options, Result& result);
 
   cudaStream_t stream() const { return stream_; }
@@ -56,6 +55,9 @@ class FramePipeline {
   // algorithm that does not wait: the defaults); off, every operation is queued by itself (the
   // benchmarks compare both).
   void use_graphs(bool on) { use_graphs_ = on; }
+  // Marks each stage of the frames that follow on `timer` (null: none); timed frames are queued
+  // operation by operation.
+  void set_timer(StageTimer* timer) { timer_ = timer; }
   std::size_t graphs_kept() const { return graphs_.size(); }
   // Device memory held now: both scratch allocations and run_host's upload copy.
   std::size_t device_bytes() const {
@@ -65,6 +67,7 @@ class FramePipeline {
  private:
   void reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked, int height_asked);
   void reserve_upload(int width, int height);
+  void label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer);
   // Room for n components in the host list; the first `keep` stay when it moves.
   void grow_host_results(std::uint32_t n, std::uint32_t keep = 0);
   ComponentList host_list() const { return ComponentList{host_counts_, host_components_}; }
@@ -91,6 +94,7 @@ class FramePipeline {
   std::size_t upload_bytes_ = 0;
   FrameGraphs graphs_;  // point into scratch_ and host_counts_: cleared before either is replaced
   bool use_graphs_ = true;
+  StageTimer* timer_ = nullptr;
   bool frame_state_dirty_ = false;
   // The frame between submit() and collect().
   struct PendingFrame {

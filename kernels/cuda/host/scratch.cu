@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "output/compact.cuh"
 #include "host/cuda_check.hpp"
 
 namespace ccl::cuda {
@@ -66,7 +65,7 @@ void carve_segments(Scratch& s, Carver& c, SegmentArrays segments) {
   s.segment_bounds = c.take<std::uint16_t>(2 * slots);
   s.segment_parent = c.take<std::uint32_t>(slots);
   s.segment_count = c.take<std::uint32_t>(height);
-  s.run_features = segments == SegmentArrays::WithFeatures ? c.take<ProvisionalFeatures>(slots) : nullptr;
+  s.run_features = segments == SegmentArrays::WithFeatures ? c.take<RunFeatures>(slots) : nullptr;
 }
 
 // Points `s` (max_pixels and max_height set) at a new segment arena; the caller frees any old one.

@@ -1,5 +1,6 @@
 // Device scratch of the CUDA pipeline, sized once for the largest frame so no frame allocates; the
 // segment arrays only some variants use live in a second allocation, made when one first asks.
+// Scratch owns the allocations; the stages get the typed views carved out of them.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,43 +9,17 @@
 #include <cstdint>
 #include <string>
 
-#include "ccl/types.hpp"
+#include "analyze/flsl_otf.cuh"
 #include "analyze/root_stats.cuh"
+#include "ccl/types.hpp"
+#include "output/compact.cuh"
 #include "primitives/row_block_scan.cuh"
+#include "primitives/views.cuh"
 
 namespace ccl::cuda {
 
-// Statistics per component, indexed by the component's rank in raster order (structure of
-// arrays so each atomic touches one array).
-struct ComponentStats {
-  std::uint32_t* area;
-  std::uint32_t* left;
-  std::uint32_t* right;
-  std::uint32_t* top;
-  std::uint32_t* bottom;
-  unsigned long long* sum_x;
-  unsigned long long* sum_y;
-};
-
-// Features of one provisional label of the flsl-otf analysis (a full-row run and whatever merged
-// into it); `top` is left out: the label that survives is the component's first run.
-struct ProvisionalFeatures {
-  std::uint32_t area, left, right, bottom;
-  unsigned long long sum_x, sum_y;
-};
-
-// Most runs a row of `width` pixels holds: the segment arrays and the root slots give each row
-// this many slots.
-__host__ __device__ inline std::uint32_t slots_per_row(int width) { return std::uint32_t(width + 1) / 2; }
 // Slots all rows of frames of up to `pixels` pixels and `height` rows take: height * ceil(width / 2) at most.
 inline std::size_t half_row_slots(std::size_t pixels, int height) { return (pixels + std::size_t(height) + 1) / 2; }
-
-// What the host reads back of a frame, right before the kept components in its pinned list.
-struct FrameCounts {
-  std::uint32_t n_components;  // before filtering
-  std::uint32_t n_in_range;    // with min_area <= area <= max_area
-};
-static_assert(sizeof(FrameCounts) % alignof(Component) == 0, "the component list follows the counts");
 
 // The segment arrays a frame's algorithm and analysis use; each level holds the one before, so
 // the arrays a scratch holds only ever grow.
@@ -67,7 +42,7 @@ struct Scratch {
                                         // clean after each frame
   std::uint32_t* row_block_roots = nullptr;  // flsl-cd and flsl: roots per block of kRowWarps rows, for the gather
   RootStats root_stats{};               // flsl-cd and flsl: half_row_slots() slots, zero between frames
-  ComponentStats stats{};
+  ComponentStatsArrays stats{};
   std::uint32_t* order = nullptr;       // component (raster rank) at each position of the chosen order
   std::uint32_t* sort_keys = nullptr;   // sorted areas, then reused as the final label per component
   std::uint32_t* ranks = nullptr;       // 0..n-1 for the sort, then the ranks that pass the area filter
@@ -86,10 +61,16 @@ struct Scratch {
   std::uint16_t* segment_bounds = nullptr;  // first and last x of each segment
   std::uint32_t* segment_parent = nullptr;  // union-find parent per segment
   std::uint32_t* segment_count = nullptr;   // segments per row (height)
-  ProvisionalFeatures* run_features = nullptr;  // flsl-otf: per segment slot
+  RunFeatures* run_features = nullptr;  // flsl-otf: per segment slot
   SegmentArrays segments_held = SegmentArrays::None;
   void* segment_arena = nullptr;  // always sized for max_pixels and max_height
   std::size_t segment_arena_bytes = 0;
+
+  AnalysisOutput analysis() const { return AnalysisOutput{root_rank, row_offset, stats, counts}; }
+  RootSlotsView root_slots() const { return RootSlotsView{root_stats, row_block_roots}; }
+  SegmentsView segments() const { return SegmentsView{segment_bounds, segment_parent, segment_count}; }
+  OtfWork otf_work() const { return OtfWork{row_block_scan, segments(), run_features}; }
+  CompactionWork compaction() const { return CompactionWork{order, sort_keys, ranks, n_selected, cub_temp, cub_temp_bytes}; }
 };
 
 // cudaMalloc that throws Error(OutOfMemory) "out of device memory: <what> needs N bytes" when the

@@ -100,9 +100,11 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
   if (lowered && changed) *changed = 1u;
 }
 
+}  // namespace
+
 template <int Connectivity>
-void run_8dls(const DeviceMask& mask, bool modified, std::uint32_t* labels, unsigned* changed_flag, cudaStream_t stream,
-              StageTimer* timer) {
+void label_8dls(const DeviceMask& mask, std::uint32_t* labels, bool modified, unsigned* changed_flag,
+                cudaStream_t stream, StageTimer* timer) {
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid((mask.width + kBlockX - 1) / kBlockX, (mask.height + kBlockY - 1) / kBlockY);
   InitLabelsKernel<<<grid, block, 0, stream>>>(mask, labels);
@@ -128,15 +130,7 @@ void run_8dls(const DeviceMask& mask, bool modified, std::uint32_t* labels, unsi
   }
   mark(timer, modified ? "M8DLSKernel" : "8DLSKernel", stream);
 }
-
-}  // namespace
-
-void label_8dls(const DeviceMask& mask, int connectivity, bool modified, std::uint32_t* labels, unsigned* changed_flag,
-                cudaStream_t stream, StageTimer* timer) {
-  if (connectivity == 4)
-    run_8dls<4>(mask, modified, labels, changed_flag, stream, timer);
-  else
-    run_8dls<8>(mask, modified, labels, changed_flag, stream, timer);
-}
+template void label_8dls<4>(const DeviceMask&, std::uint32_t*, bool, unsigned*, cudaStream_t, StageTimer*);
+template void label_8dls<8>(const DeviceMask&, std::uint32_t*, bool, unsigned*, cudaStream_t, StageTimer*);
 
 }  // namespace ccl::cuda

@@ -18,7 +18,8 @@ class StageTimer;
 // ("the smallest so far" in the paper) are skipped. Throws Error(DeviceFailure) if the passes do
 // not converge within a generous cap (they always should: every pass that changes anything lowers
 // some label). `changed_flag` is one word of scratch device memory (no allocation per frame).
-void label_8dls(const DeviceMask& mask, int connectivity, bool modified, std::uint32_t* labels, unsigned* changed_flag,
+template <int Connectivity>
+void label_8dls(const DeviceMask& mask, std::uint32_t* labels, bool modified, unsigned* changed_flag,
                 cudaStream_t stream, StageTimer* timer);
 
 }  // namespace ccl::cuda

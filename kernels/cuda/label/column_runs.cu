@@ -75,8 +75,10 @@ __global__ void __launch_bounds__(kRelabelThreads) RelabelKernel(DeviceMask mask
   labels[p] = find_root(fresh, p);
 }
 
+}  // namespace
+
 template <int Connectivity>
-void label(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, StageTimer* timer) {
+void label_column_runs(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, StageTimer* timer) {
   const std::uint32_t w = std::uint32_t(mask.width), h = std::uint32_t(mask.height);
   ColumnRunsKernel<<<(w + kColumnThreads - 1) / kColumnThreads, kColumnThreads, 0, stream>>>(mask, labels);
   check_launch("ColumnRunsKernel");
@@ -96,15 +98,7 @@ void label(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, S
   check_launch("RelabelKernel (column runs)");
   mark(timer, "RelabelKernel", stream);
 }
-
-}  // namespace
-
-void label_column_runs(const DeviceMask& mask, int connectivity, std::uint32_t* labels, cudaStream_t stream,
-                       StageTimer* timer) {
-  if (connectivity == 4)
-    label<4>(mask, labels, stream, timer);
-  else
-    label<8>(mask, labels, stream, timer);
-}
+template void label_column_runs<4>(const DeviceMask&, std::uint32_t*, cudaStream_t, StageTimer*);
+template void label_column_runs<8>(const DeviceMask&, std::uint32_t*, cudaStream_t, StageTimer*);
 
 }  // namespace ccl::cuda

@@ -15,7 +15,7 @@ namespace ccl::cuda {
 
 class StageTimer;
 
-void label_column_runs(const DeviceMask& mask, int connectivity, std::uint32_t* labels, cudaStream_t stream,
-                       StageTimer* timer);
+template <int Connectivity>
+void label_column_runs(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, StageTimer* timer);
 
 }  // namespace ccl::cuda

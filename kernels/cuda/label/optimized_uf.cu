@@ -159,8 +159,10 @@ __global__ void __launch_bounds__(kBoundaryThreads)
   }
 }
 
+}  // namespace
+
 template <int Connectivity>
-void label(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, StageTimer* timer) {
+void label_optimized_uf(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, StageTimer* timer) {
   const dim3 tiles((mask.width + kTileWidth - 1) / kTileWidth, (mask.height + kTileHeight - 1) / kTileHeight);
   LocalMergeKernel<Connectivity><<<tiles, kMergeThreads, 0, stream>>>(mask, labels);
   check_launch("LocalMergeKernel");
@@ -175,20 +177,12 @@ void label(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, S
   }
   mark(timer, "BoundaryUnionKernel", stream);
 }
-
-}  // namespace
+template void label_optimized_uf<4>(const DeviceMask&, std::uint32_t*, cudaStream_t, StageTimer*);
+template void label_optimized_uf<8>(const DeviceMask&, std::uint32_t*, cudaStream_t, StageTimer*);
 
 cudaError_t probe_kernel_image() {
   cudaFuncAttributes attributes;
   return cudaFuncGetAttributes(&attributes, LocalMergeKernel<8>);
-}
-
-void label_optimized_uf(const DeviceMask& mask, int connectivity, std::uint32_t* labels, cudaStream_t stream,
-                        StageTimer* timer) {
-  if (connectivity == 4)
-    label<4>(mask, labels, stream, timer);
-  else
-    label<8>(mask, labels, stream, timer);
 }
 
 }  // namespace ccl::cuda

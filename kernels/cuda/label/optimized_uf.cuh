@@ -10,16 +10,14 @@
 #include <cstdint>
 
 #include "primitives/device_mask.cuh"
+#include "primitives/tile_runs.cuh"
 
 namespace ccl::cuda {
 
 class StageTimer;
 
-constexpr int kTileWidth = 128;  // four 32-bit foreground words a row, loaded 16 bytes at a time
-constexpr int kTileHeight = 64;
-
-void label_optimized_uf(const DeviceMask& mask, int connectivity, std::uint32_t* labels, cudaStream_t stream,
-                        StageTimer* timer);
+template <int Connectivity>
+void label_optimized_uf(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, StageTimer* timer);
 
 // Whether this binary holds code the current device can run (cudaSuccess) or why not.
 cudaError_t probe_kernel_image();

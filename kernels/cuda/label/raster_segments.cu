@@ -1,7 +1,6 @@
 #include "label/raster_segments.cuh"
 
 #include "host/cuda_check.hpp"
-#include "host/scratch.cuh"
 #include "host/stage_timer.cuh"
 #include "primitives/union_find.cuh"
 
@@ -114,39 +113,34 @@ __global__ void __launch_bounds__(kRowThreads)
   });
 }
 
+}  // namespace
+
 template <int Connectivity>
-void label(const DeviceMask& mask, Scratch& s, cudaStream_t stream, StageTimer* timer) {
+void label_raster_segments(const DeviceMask& mask, std::uint32_t* labels, const SegmentsView& s,
+                           cudaStream_t stream, StageTimer* timer) {
   const std::uint32_t cap = slots_per_row(mask.width);  // most segments a row holds
   const std::uint32_t h = std::uint32_t(mask.height);
-  ExtractSegmentsKernel<<<h, kRowThreads, 0, stream>>>(mask, s.segment_bounds, s.segment_parent, s.segment_count,
-                                                        cap);
+  ExtractSegmentsKernel<<<h, kRowThreads, 0, stream>>>(mask, s.bounds, s.parent, s.count, cap);
   check_launch("ExtractSegmentsKernel");
   mark(timer, "ExtractSegmentsKernel", stream);
 
   const std::uint32_t segment_blocks = (cap + kSegmentThreads - 1) / kSegmentThreads;
   if (h > 1) {
     ConnectSegmentsKernel<Connectivity><<<dim3(segment_blocks, h - 1), kSegmentThreads, 0, stream>>>(
-        s.segment_bounds, s.segment_parent, s.segment_count, cap);
+        s.bounds, s.parent, s.count, cap);
     check_launch("ConnectSegmentsKernel");
   }
   mark(timer, "ConnectSegmentsKernel", stream);
 
-  FlattenSegmentsKernel<<<dim3(segment_blocks, h), kSegmentThreads, 0, stream>>>(s.segment_parent,
-                                                                                  s.segment_count, cap);
+  FlattenSegmentsKernel<<<dim3(segment_blocks, h), kSegmentThreads, 0, stream>>>(s.parent, s.count, cap);
   check_launch("FlattenSegmentsKernel");
-  WriteLabelsKernel<<<h, kRowThreads, 0, stream>>>(mask, s.segment_bounds, s.segment_parent, s.labels, cap);
+  WriteLabelsKernel<<<h, kRowThreads, 0, stream>>>(mask, s.bounds, s.parent, labels, cap);
   check_launch("WriteLabelsKernel");
   mark(timer, "WriteLabelsKernel", stream);
 }
-
-}  // namespace
-
-void label_raster_segments(const DeviceMask& mask, int connectivity, Scratch& scratch, cudaStream_t stream,
-                           StageTimer* timer) {
-  if (connectivity == 4)
-    label<4>(mask, scratch, stream, timer);
-  else
-    label<8>(mask, scratch, stream, timer);
-}
+template void label_raster_segments<4>(const DeviceMask&, std::uint32_t*, const SegmentsView&, cudaStream_t,
+                                        StageTimer*);
+template void label_raster_segments<8>(const DeviceMask&, std::uint32_t*, const SegmentsView&, cudaStream_t,
+                                        StageTimer*);
 
 }  // namespace ccl::cuda

@@ -14,14 +14,15 @@
 #include <cstdint>
 
 #include "primitives/device_mask.cuh"
+#include "primitives/views.cuh"
 
 namespace ccl::cuda {
 
 class StageTimer;
-struct Scratch;
 
-// Uses scratch.labels and the scratch.segment_* arrays (ceil(width / 2) segment slots a row).
-void label_raster_segments(const DeviceMask& mask, int connectivity, Scratch& scratch, cudaStream_t stream,
-                           StageTimer* timer);
+// `segments` is its work: the runs of every row (slots_per_row(width) slots a row).
+template <int Connectivity>
+void label_raster_segments(const DeviceMask& mask, std::uint32_t* labels, const SegmentsView& segments,
+                           cudaStream_t stream, StageTimer* timer);
 
 }  // namespace ccl::cuda

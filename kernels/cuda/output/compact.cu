@@ -8,9 +8,8 @@
 
 #include "host/cuda_check.hpp"
 #include "primitives/dependent_launch.cuh"
-#include "label/optimized_uf.cuh"
+#include "primitives/tile_runs.cuh"
 #include "host/stage_timer.cuh"
-#include "primitives/union_find.cuh"
 
 namespace ccl::cuda {
 namespace {
@@ -66,7 +65,7 @@ struct InRange {
 // store costs a bus write however few of its bytes it carries.
 __global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t first, std::uint32_t end, const FrameCounts* counts,
                                                         std::uint32_t max_objects, const std::uint32_t* kept,
-                                                        const std::uint32_t* order, ComponentStats stats, ComponentList out) {
+                                                        const std::uint32_t* order, ComponentStatsArrays stats, ComponentList out) {
   static_assert(sizeof(Component) % 8 == 0 && alignof(Component) == 8, "components are copied as 8-byte words");
   __shared__ Component staged[kThreads];
   wait_for_previous_kernel();
@@ -79,16 +78,7 @@ __global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t first, st
   if (j < block_end) {
     const std::uint32_t rank = kept ? kept[j] : j;
     const std::uint32_t id = order ? order[rank] : rank;
-    Component c;
-    c.label = rank + 1;
-    c.area = stats.area[id];
-    c.x = std::int32_t(stats.left[id]);
-    c.y = std::int32_t(stats.top[id]);
-    c.width = std::int32_t(stats.right[id] - stats.left[id] + 1);
-    c.height = std::int32_t(stats.bottom[id] - stats.top[id] + 1);
-    c.centroid_x = double(stats.sum_x[id]) / double(c.area);
-    c.centroid_y = double(stats.sum_y[id]) / double(c.area);
-    staged[threadIdx.x] = c;
+    staged[threadIdx.x] = make_component(stats.load(id), rank + 1);
   }
   __syncthreads();
   constexpr std::uint32_t kWords = sizeof(Component) / 8;
@@ -108,20 +98,11 @@ __global__ void __launch_bounds__(kLabelMapThreads)
   if (y >= mask.height) return;  // the whole warp
   const bool fg = x < mask.width && mask.foreground(x, y);
   const unsigned row = __ballot_sync(kFullWarp, fg);
-  int entering = x0;  // start of the run holding pixel x0, if it is foreground
-  if ((row & 1u) && x0 % kTileWidth != 0) {
-    for (int sx = x0 - 32;; sx -= 32) {
-      const unsigned left = __ballot_sync(kFullWarp, mask.foreground(sx + lane, y));
-      entering = ~left ? sx + 32 - __clz(~left) : sx;
-      if (~left || sx % kTileWidth == 0) break;
-    }
-  }
+  const int entering = run_entering_warp(mask, x0, y, row);
   if (x >= mask.width) return;
   std::uint32_t label = 0;
   if (fg) {
-    const unsigned background_up_to_me = ~row & (lanes_below(lane) | 1u << lane);
-    const int start = background_up_to_me ? x0 + 32 - __clz(background_up_to_me) : entering;
-    const std::uint32_t root = find_root(labels, labels[mask.index(start, y)]);
+    const std::uint32_t root = pixel_root(mask, labels, x0, y, row, entering);
     const std::uint32_t id = row_offset[root / std::uint32_t(mask.width)] + root_rank[root];
     label = final_label ? final_label[id] : id + 1;
   }
@@ -135,19 +116,21 @@ int key_bits(std::size_t max_area) {
 }
 
 // Always one block at least: it writes the counts.
-void gather(Scratch& s, const Options& options, std::uint32_t first, std::uint32_t end, const std::uint32_t* kept,
-            const std::uint32_t* order, const ComponentList& out, cudaStream_t stream, StageTimer* timer) {
+void gather(const AnalysisOutput& analysis, const Options& options, std::uint32_t first, std::uint32_t end,
+            const std::uint32_t* kept, const std::uint32_t* order, const ComponentList& out, cudaStream_t stream,
+            StageTimer* timer) {
   check(launch_dependent(GatherKernel, std::max(1u, blocks_for(end > first ? end - first : 0)), kThreads, stream,
-                         first, end, s.counts, options.max_objects, kept, order, s.stats, out),
+                         first, end, analysis.counts, options.max_objects, kept, order, analysis.stats, out),
         "GatherKernel");
   mark(timer, "GatherKernel", stream);
 }
 
-void label_map(const DeviceMask& mask, const Scratch& s, const std::uint32_t* final_label, const LabelView& labels,
-               cudaStream_t stream, StageTimer* timer) {
+void label_map(const DeviceMask& mask, const std::uint32_t* labels, const AnalysisOutput& analysis,
+               const std::uint32_t* final_label, const LabelView& map, cudaStream_t stream, StageTimer* timer) {
   const int rows_per_block = kLabelMapThreads / 32;
   const dim3 grid((mask.width + 31) / 32, (mask.height + rows_per_block - 1) / rows_per_block);
-  LabelMapKernel<<<grid, kLabelMapThreads, 0, stream>>>(mask, s.labels, s.root_rank, s.row_offset, final_label, labels);
+  LabelMapKernel<<<grid, kLabelMapThreads, 0, stream>>>(mask, labels, analysis.root_rank, analysis.row_offset,
+                                                        final_label, map);
   check_launch("LabelMapKernel");
   mark(timer, "LabelMapKernel", stream);
 }
@@ -171,61 +154,63 @@ std::size_t compact_temp_bytes(std::size_t max_components) {
 
 bool keeps_without_counts(const Options& options) { return options.order == Order::Raster && !filters_area(options); }
 
-void count_in_range(Scratch& s, int height, const Options& options, cudaStream_t stream, StageTimer* timer) {
+void count_in_range(const AnalysisOutput& analysis, int height, const Options& options, cudaStream_t stream,
+                    StageTimer* timer) {
   if (!filters_area(options)) return;
-  CountInRangeKernel<<<kCountBlocks, kThreads, 0, stream>>>(s.row_offset + height, s.stats.area, options.min_area,
-                                                           options.max_area, s.counts);
+  CountInRangeKernel<<<kCountBlocks, kThreads, 0, stream>>>(analysis.row_offset + height, analysis.stats.area,
+                                                           options.min_area, options.max_area, analysis.counts);
   check_launch("CountInRangeKernel");
   mark(timer, "CountInRangeKernel", stream);
 }
 
-void gather_in_raster_order(const DeviceMask& mask, Scratch& s, const Options& options, std::uint32_t first,
-                            std::uint32_t end, const ComponentList& out, const LabelView* labels, cudaStream_t stream,
-                            StageTimer* timer) {
-  gather(s, options, first, end, nullptr, nullptr, out, stream, timer);
-  if (labels) label_map(mask, s, nullptr, *labels, stream, timer);
+void gather_in_raster_order(const DeviceMask& mask, const std::uint32_t* labels, const AnalysisOutput& analysis,
+                            const Options& options, std::uint32_t first, std::uint32_t end, const ComponentList& out,
+                            const LabelView* map, cudaStream_t stream, StageTimer* timer) {
+  gather(analysis, options, first, end, nullptr, nullptr, out, stream, timer);
+  if (map) label_map(mask, labels, analysis, nullptr, *map, stream, timer);
 }
 
-void label_map_in_raster_order(const DeviceMask& mask, const Scratch& s, const LabelView& labels, cudaStream_t stream,
-                               StageTimer* timer) {
-  label_map(mask, s, nullptr, labels, stream, timer);
+void label_map_in_raster_order(const DeviceMask& mask, const std::uint32_t* labels, const AnalysisOutput& analysis,
+                               const LabelView& map, cudaStream_t stream, StageTimer* timer) {
+  label_map(mask, labels, analysis, nullptr, map, stream, timer);
 }
 
-void compact(const DeviceMask& mask, Scratch& s, const Options& options, const FrameCounts& counts,
-             std::uint32_t n_out, const ComponentList& out, const LabelView* labels, cudaStream_t stream,
-             StageTimer* timer) {
+void compact(const DeviceMask& mask, const std::uint32_t* labels, const AnalysisOutput& analysis,
+             const CompactionWork& w, const Options& options, const FrameCounts& counts, std::uint32_t n_out,
+             const ComponentList& out, const LabelView* map, cudaStream_t stream, StageTimer* timer) {
   const std::uint32_t n = counts.n_components;
   const bool by_area = options.order == Order::Area && n > 1;
   if (by_area) {
-    IotaKernel<<<blocks_for(n), kThreads, 0, stream>>>(n, s.ranks);
+    IotaKernel<<<blocks_for(n), kThreads, 0, stream>>>(n, w.ranks);
     check_launch("IotaKernel");
-    std::size_t bytes = s.cub_temp_bytes;
-    check(cub::DeviceRadixSort::SortPairsDescending(s.cub_temp, bytes, s.stats.area, s.sort_keys, s.ranks, s.order, n, 0,
-                                                    key_bits(std::size_t(mask.width) * mask.height), stream),
+    std::size_t bytes = w.cub_temp_bytes;
+    check(cub::DeviceRadixSort::SortPairsDescending(w.cub_temp, bytes, analysis.stats.area, w.sort_keys, w.ranks,
+                                                    w.order, n, 0, key_bits(std::size_t(mask.width) * mask.height),
+                                                    stream),
           "cub::DeviceRadixSort::SortPairsDescending (areas)");
     mark(timer, "SortByArea", stream);
   }
-  const std::uint32_t* order = by_area ? s.order : nullptr;
+  const std::uint32_t* order = by_area ? w.order : nullptr;
 
   const std::uint32_t* kept = nullptr;
   if (n_out > 0 && filters_area(options)) {
-    std::size_t bytes = s.cub_temp_bytes;
-    check(cub::DeviceSelect::If(s.cub_temp, bytes, thrust::counting_iterator<std::uint32_t>(0), s.ranks, s.n_selected, n,
-                                InRange{s.stats.area, order, options.min_area, options.max_area}, stream),
+    std::size_t bytes = w.cub_temp_bytes;
+    check(cub::DeviceSelect::If(w.cub_temp, bytes, thrust::counting_iterator<std::uint32_t>(0), w.ranks, w.n_selected,
+                                n, InRange{analysis.stats.area, order, options.min_area, options.max_area}, stream),
           "cub::DeviceSelect::If (area filter)");
-    kept = s.ranks;
+    kept = w.ranks;
     mark(timer, "SelectInRange", stream);
   }
-  gather(s, options, 0, n_out, kept, order, out, stream, timer);
+  gather(analysis, options, 0, n_out, kept, order, out, stream, timer);
 
-  if (labels) {
+  if (map) {
     std::uint32_t* final_label = nullptr;
     if (by_area) {
-      final_label = s.sort_keys;  // the sorted areas are no longer needed
-      InvertOrderKernel<<<blocks_for(n), kThreads, 0, stream>>>(n, s.order, final_label);
+      final_label = w.sort_keys;  // the sorted areas are no longer needed
+      InvertOrderKernel<<<blocks_for(n), kThreads, 0, stream>>>(n, w.order, final_label);
       check_launch("InvertOrderKernel");
     }
-    label_map(mask, s, final_label, *labels, stream, timer);
+    label_map(mask, labels, analysis, final_label, *map, stream, timer);
   }
 }
 
