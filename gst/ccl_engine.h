@@ -36,9 +36,31 @@ class GstCclPlane0Map {
   // Throws GstCclFrameError when plane 0 lies outside `buffer` or cannot be mapped with `flags`.
   void map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags flags);
   void unmap();
-  ccl::ImageView view() const;
+  // Runs `queue` on the mapped plane 0; unmaps when it throws.
+  template <typename Queue>
+  void use(Queue&& queue) {
+    try {
+      queue(view());
+    } catch (...) {
+      unmap();
+      throw;
+    }
+  }
+  // Runs `wait`, then unmaps, also when it throws.
+  template <typename Wait>
+  void release_after(Wait&& wait) {
+    try {
+      wait();
+    } catch (...) {
+      unmap();
+      throw;
+    }
+    unmap();
+  }
 
  private:
+  ccl::ImageView view() const;
+
   GstVideoFrame frame_{};
   bool mapped_ = false;
 };

@@ -9,21 +9,10 @@ class CpuEngine final : public GstCclEngine {
   // CUDA memory is downloaded by the plain map.
   void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options) override {
     map_.map(buffer, info, GST_MAP_READ);
-    try {
-      analyzer_->submit(map_.view(), options);
-    } catch (...) {
-      map_.unmap();
-      throw;
-    }
+    map_.use([&](const ccl::ImageView& image) { analyzer_->submit(image, options); });
   }
   void collect(ccl::Result& result) override {
-    try {
-      analyzer_->collect(result);
-    } catch (...) {
-      map_.unmap();
-      throw;
-    }
-    map_.unmap();
+    map_.release_after([&] { analyzer_->collect(result); });
   }
 
  private:

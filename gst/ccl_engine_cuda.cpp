@@ -36,27 +36,20 @@ class CudaEngine final : public GstCclEngine {
     const bool device = gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0));
     GST_TRACE("%s", device ? "labeling CUDA memory in place" : "uploading system memory");
     map_.map(buffer, info, device ? GstMapFlags(GST_MAP_READ | GST_MAP_CUDA) : GST_MAP_READ);
-    try {
+    map_.use([&](const ccl::ImageView& image) {
       GstCudaCclContextScope scope(stream_->context());
       if (device)
-        analyzer_->submit(map_.view(), options);
+        analyzer_->submit(image, options);
       else
-        analyzer_->submit_host(map_.view(), options);
-    } catch (...) {
-      map_.unmap();
-      throw;
-    }
+        analyzer_->submit_host(image, options);
+    });
   }
 
   void collect(ccl::Result& result) override {
-    try {
+    map_.release_after([&] {
       GstCudaCclContextScope scope(stream_->context());
       analyzer_->collect(result);
-    } catch (...) {
-      map_.unmap();
-      throw;
-    }
-    map_.unmap();
+    });
   }
 
  private:

@@ -28,7 +28,6 @@ class GstCclFrameRing {
 
   // One slot per engine; frames still in the old slots are dropped.
   void set_engines(std::vector<std::unique_ptr<GstCclEngine>> engines);
-  bool has_engines() const { return !slots_.empty(); }
   // Every engine, for frames of this size and memory (throws ccl::Error).
   void reserve(int width, int height, bool system_memory, const ccl::Options& options);
 
