@@ -426,7 +426,6 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
   trans_class->sink_event = gst_cuda_ccl_sink_event;
   trans_class->generate_output = gst_cuda_ccl_generate_output;
   trans_class->passthrough_on_same_caps = FALSE;
-  trans_class->transform_ip_on_passthrough = FALSE;
   trans_class->start = gst_cuda_ccl_start;
   trans_class->stop = gst_cuda_ccl_stop;
   trans_class->transform_caps = gst_cuda_ccl_transform_caps;
