@@ -60,3 +60,12 @@ GType gst_cuda_ccl_backend_get_type() {
       {0, nullptr, nullptr}};
   return register_enum(&type, "GstCudaCclBackend", values);
 }
+
+const char* gst_cuda_ccl_active_backend_name(GstCudaCclActiveBackend backend) {
+  switch (backend) {
+    case GST_CUDA_CCL_ACTIVE_CPU: return "cpu";
+    case GST_CUDA_CCL_ACTIVE_CUDA: return "cuda";
+    case GST_CUDA_CCL_ACTIVE_NONE: break;
+  }
+  return "none";
+}

@@ -7,6 +7,11 @@
 
 enum GstCudaCclBackend { GST_CUDA_CCL_BACKEND_AUTO, GST_CUDA_CCL_BACKEND_CUDA, GST_CUDA_CCL_BACKEND_CPU };
 
+// The backend that labels: none until the element starts.
+enum GstCudaCclActiveBackend { GST_CUDA_CCL_ACTIVE_NONE, GST_CUDA_CCL_ACTIVE_CPU, GST_CUDA_CCL_ACTIVE_CUDA };
+// "none", "cpu" or "cuda", as the active-backend property reads.
+const char* gst_cuda_ccl_active_backend_name(GstCudaCclActiveBackend backend);
+
 GType gst_cuda_ccl_connectivity_get_type();  // values 4 and 8
 GType gst_cuda_ccl_algorithm_get_type();     // ccl::Algorithm
 GType gst_cuda_ccl_analysis_get_type();      // ccl::Analysis

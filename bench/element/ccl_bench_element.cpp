@@ -38,11 +38,10 @@
 #include <opencv2/imgproc.hpp>
 
 #include "ccl/gstcclmeta.h"
-#include "ccl_roi_metas.h"
+#include "ccl_outputs.h"
 #include "core_stages.hpp"
 #include "frames.hpp"
 #include "percentile.hpp"
-#include "gstcclresult.h"
 
 namespace {
 
@@ -210,11 +209,14 @@ ElementFigures time_element(GstCudaContext* context, const Ring& ring, bool roi,
   return {n / wall * 1e3, percentile(latency, 0.5), percentile(latency, 0.99), latency, drop};
 }
 
-// Latency of one frame at a time through cudaccl frames-in-flight=N in a harness: from the push to
-// the output pulled (the lanes hand the frame to another thread and back), then dropped.
+// Steady state of cudaccl frames-in-flight=N in a harness, one push then one pull: each push
+// returns the frame N-1 pushes older (labelled meanwhile), so the time per step is the host's time
+// per frame; a frame leaves N-1 steps after it came.
 ElementFigures time_element_in_flight(GstCudaContext* context, const Ring& ring, bool roi, guint in_flight, int n) {
   GstHarness* h = make_harness(context, ring, roi, in_flight);
   const std::size_t k = ring.buffers.size();
+  for (std::size_t i = 0; i + 1 < in_flight; ++i)
+    if (gst_harness_push(h, gst_buffer_copy(ring.buffers[i % k])) != GST_FLOW_OK) Ring::fail("push");
   for (std::size_t i = 0; i < 2 * k; ++i) gst_buffer_unref(gst_harness_push_and_pull(h, gst_buffer_copy(ring.buffers[i % k])));
   std::vector<double> latency;
   const auto start = Clock::now();
@@ -233,8 +235,7 @@ ElementFigures time_element_in_flight(GstCudaContext* context, const Ring& ring,
 
 // Throughput in a deployed shape: appsrc ! cudaccl <ccl_props> [! queue] ! fakesink. A queue hands
 // buffers to another thread, so freeing their metas (~0.1 us per ROI meta) overlaps with the next
-// frame instead of adding to it as in the single-threaded harness; with frames-in-flight the lanes'
-// threads push and the sink drops there. Rate = buffers leaving cudaccl per second, between the end
+// frame instead of adding to it as in the single-threaded harness. Rate = buffers leaving cudaccl per second, between the end
 // of a warm-up and the n-th timed frame.
 double pipeline_fps(GstCudaContext* context, const Ring& ring, int n, const std::string& ccl_props = "",
                     bool queue = true) {
@@ -381,7 +382,7 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
   const ElementFigures with_roi = time_element(context, ring, true, n_roi);
   const ElementFigures meta_only = time_element(context, ring, false, n);
   const double in_pipeline_fps = pipeline_fps(context, ring, n_roi);
-  // Frames in flight: throughput with appsrc pushing ahead, and one frame at a time's latency.
+  // Frames in flight: throughput with appsrc pushing ahead, and the harness's time per push-and-pull step.
   struct InFlight {
     guint lanes;
     double fps_roi, fps_noroi;
@@ -398,46 +399,19 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
 
   // 3. The core alone on the same device frames, and the meta creation alone on its results.
   const bench::CoreTimes core = time_core_on(context, ring, std::min(n, 1000));
-  std::vector<double> meta_ms, roi_ms, blanks_ms, blanks_ready_ms, finish_ms, free_ms;
-  ccl_gst::RoiMetaWriter on_the_spot, overlapped, ready;  // on_the_spot is never told what to expect
-  const auto core_wait = std::chrono::microseconds(long(percentile(core.run_ms, 0.5) * 1e3));
-  std::size_t last = 0;
+  std::vector<double> meta_ms, roi_ms, free_ms;
   for (int i = 0; i < std::min(n, 1000); ++i) {
     const ccl::Result& r = core.results[std::size_t(i) % core.results.size()];
     GstBuffer* b = gst_buffer_new();
     auto t = Clock::now();
-    gst_ccl_result_add_meta(b, r);
+    gst_ccl_outputs_add_meta(b, r);
     meta_ms.push_back(ms_since(t));
     t = Clock::now();
-    on_the_spot.finish(b, r.components);
+    gst_ccl_outputs_add_roi_metas(b, r.components);
     roi_ms.push_back(ms_since(t));
-    gst_buffer_unref(b);
-    // As the element does: blank metas attached while the GPU works (then a sleep for the rest of
-    // the core's median run() here), filled once the components are known.
-    b = gst_buffer_new();
-    const auto wait_start = Clock::now();
-    overlapped.expect(last);
-    t = Clock::now();
-    overlapped.attach_blanks(b);
-    blanks_ms.push_back(ms_since(t));
-    std::this_thread::sleep_until(wait_start + core_wait);
-    t = Clock::now();
-    overlapped.finish(b, r.components);
-    finish_ms.push_back(ms_since(t));
-    last = r.components.size();
     t = Clock::now();
     gst_buffer_unref(b);
     free_ms.push_back(ms_since(t));
-    // The same with the params built before the blanks are attached: the difference is the wait for
-    // the workers.
-    b = gst_buffer_new();
-    ready.expect(last);
-    std::this_thread::sleep_for(core_wait);
-    t = Clock::now();
-    ready.attach_blanks(b);
-    blanks_ready_ms.push_back(ms_since(t));
-    ready.abandon(b);
-    gst_buffer_unref(b);
   }
 
   // 4. OpenCV on the host's cores, same luma frames.
@@ -479,7 +453,7 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
               percentile(core.direct_enqueue_ms, 0.5) * 1e3);
   for (const InFlight& f : in_flight) {
     std::printf("  frames-in-flight=%u, appsrc ! cudaccl ! fakesink: default %7.0f fps (%.1fx OpenCV), "
-                "attach-roi-meta=false %7.0f fps (%.1fx OpenCV); one frame at a time, push to pull: median / p99 "
+                "attach-roi-meta=false %7.0f fps (%.1fx OpenCV); push-and-pull step in steady state: median / p99 "
                 "%.1f / %.1f us default, %.1f / %.1f us attach-roi-meta=false\n",
                 f.lanes, f.fps_roi, f.fps_roi / cv_fps, f.fps_noroi, f.fps_noroi / cv_fps,
                 f.latency_roi.median_ms * 1e3, f.latency_roi.p99_ms * 1e3, f.latency_noroi.median_ms * 1e3,
@@ -491,12 +465,8 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
   std::printf("  core stages (cudaEvent, median us):%s\n", stage_medians(core).c_str());
   std::printf("  core frames/s with 1 / 2 / 3 frames in flight (own stream, scratch and thread each): %s\n",
               in_flight_text(core).c_str());
-  std::printf("  meta creation (median us): GstCclMeta %.1f, ROI metas %.1f all after the labelling; as the element "
-              "does: %.1f attaching blanks during the GPU wait (%.1f when the params are ready), %.1f filling them "
-              "after; freeing the buffer with its metas %.1f\n",
-              percentile(meta_ms, 0.5) * 1e3, percentile(roi_ms, 0.5) * 1e3, percentile(blanks_ms, 0.5) * 1e3,
-              percentile(blanks_ready_ms, 0.5) * 1e3,
-              percentile(finish_ms, 0.5) * 1e3, percentile(free_ms, 0.5) * 1e3);
+  std::printf("  meta creation (median us): GstCclMeta %.1f, ROI metas %.1f; freeing the buffer with its metas %.1f\n",
+              percentile(meta_ms, 0.5) * 1e3, percentile(roi_ms, 0.5) * 1e3, percentile(free_ms, 0.5) * 1e3);
   const auto spread = [](const std::vector<double>& ms) {
     char text[64];
     std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", percentile(ms, 0.5) * 1e3, percentile(ms, 0.9) * 1e3,
@@ -506,10 +476,8 @@ void run_case(GstCudaContext* context, const char* scene, const std::vector<fram
   std::printf("  default element, p50 / p90 / p99 us: push (the latency) %s, pull and drop %s; means %.1f and %.1f\n",
               spread(with_roi.latency_ms).c_str(), spread(with_roi.drop_ms).c_str(), mean_us(with_roi.latency_ms),
               mean_us(with_roi.drop_ms));
-  std::printf("  meta creation as the element does, p50 / p90 / p99 us: attaching blanks %s (params ready %s), "
-              "filling %s, freeing %s\n",
-              spread(blanks_ms).c_str(), spread(blanks_ready_ms).c_str(), spread(finish_ms).c_str(),
-              spread(free_ms).c_str());
+  std::printf("  meta creation, p50 / p90 / p99 us: GstCclMeta %s, ROI metas %s, freeing %s\n",
+              spread(meta_ms).c_str(), spread(roi_ms).c_str(), spread(free_ms).c_str());
   std::printf("  OpenCV CCL_DEFAULT, %d threads: CCL %8.1f fps (median %.2f ms); threshold+CCL %.1f fps (%d frames)\n",
               threads, cv_fps, percentile(cv_ms, 0.5), cv_thr_fps, cv_frames);
   std::printf("  speedup vs OpenCV CCL alone: %.1fx (default element), %.1fx (attach-roi-meta=false); vs "

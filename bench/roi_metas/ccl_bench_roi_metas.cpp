@@ -1,15 +1,13 @@
 // ccl-bench-roi-metas: what the "connected-component" ROI metas of one frame cost the host, apart
-// from any GPU. Per frame, as cudaccl does it: expect the last frame's count, attach the blank metas
-// while the "GPU" works (a busy wait of --gpu-us), fill them, then drop the buffer either on the
-// same thread (as a GstHarness does) or through a queue of 8 to another thread (as
-// `cudaccl ! queue ! sink` does). Prints the median of each step and the frames/s the loop reached.
-// Then GStreamer's own floor for N metas on one thread, no GPU and nothing of ours: the bare metas
-// (one allocation and one free each), and the metas with the contract's param built the plain way.
-// Usage: ccl-bench-roi-metas [--components N] [--frames N] [--gpu-us N]
+// from any GPU. Per frame, as cudaccl does it (the ccl-outputs library, on the streaming thread):
+// attach the metas with their params, then drop the buffer either on the same thread (as a
+// GstHarness does) or through a queue of 8 to another thread (as `cudaccl ! queue ! sink` does).
+// Prints the median of each step and the frames/s the loop reached. Then GStreamer's floor for N
+// bare metas without params (one allocation and one free each).
+// Usage: ccl-bench-roi-metas [--components N] [--frames N]
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -20,8 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "ccl_quarks.h"
-#include "ccl_roi_metas.h"
+#include "ccl_outputs.h"
 #include "percentile.hpp"
 
 namespace {
@@ -86,53 +83,41 @@ class DroppingThread {
   std::thread thread_;
 };
 
-void run(int n, int frames, int gpu_us, bool other_thread) {
+void run(int n, int frames, bool other_thread) {
   std::vector<ccl::Component> components(std::size_t(n), ccl::Component{});
   for (int i = 0; i < n; ++i)
     components[std::size_t(i)] = {std::uint32_t(i + 1), std::uint32_t(100 + i), i, i, 5, 6, i + 0.5, i + 0.25};
-  ccl_gst::RoiMetaWriter writer;
   DroppingThread* dropper = other_thread ? new DroppingThread : nullptr;
-  std::vector<double> attach, fill, drop, frame;
+  std::vector<double> attach, drop, frame;
   const int warm_up = 200;
   Clock::time_point start;
   for (int k = 0; k < warm_up + frames; ++k) {
     if (k == warm_up) start = Clock::now();
     GstBuffer* buffer = gst_buffer_new();
     const auto t0 = Clock::now();
-    writer.expect(k ? std::size_t(n) : 0);
+    gst_ccl_outputs_add_roi_metas(buffer, components);
     const auto t1 = Clock::now();
-    writer.attach_blanks(buffer);
-    const auto t2 = Clock::now();
-    while (Clock::now() < t0 + std::chrono::microseconds(gpu_us)) {
-    }
-    const auto t3 = Clock::now();
-    writer.finish(buffer, components);
-    const auto t4 = Clock::now();
     if (dropper) dropper->push(buffer);
     else gst_buffer_unref(buffer);
-    const auto t5 = Clock::now();
+    const auto t2 = Clock::now();
     if (k < warm_up) continue;
-    attach.push_back(us_between(t1, t2));
-    fill.push_back(us_between(t3, t4));
-    drop.push_back(us_between(t4, t5));
-    frame.push_back(us_between(t0, t5));
+    attach.push_back(us_between(t0, t1));
+    drop.push_back(us_between(t1, t2));
+    frame.push_back(us_between(t0, t2));
   }
   const double fps = frames / us_between(start, Clock::now()) * 1e6;
   if (dropper) {
     drop = dropper->drop_us();
     delete dropper;
   }
-  std::printf("%5d components, GPU %3d us, dropped on %-14s attach %6.1f  fill %5.1f  drop %6.1f  frame %6.1f us"
-              "  -> %6.0f frames/s\n",
-              n, gpu_us, other_thread ? "another thread" : "this thread", median(attach), median(fill), median(drop),
-              median(frame), fps);
+  std::printf("%5d components, dropped on %-14s attach %6.1f  drop %6.1f  frame %6.1f us  -> %6.0f frames/s\n", n,
+              other_thread ? "another thread" : "this thread", median(attach), median(drop), median(frame), fps);
 }
 
-// One frame of n "connected-component" ROI metas as plain GStreamer calls make them, attached and
-// dropped on this thread: no helpers, no stock, no GPU wait. With `params`, each meta gets the
-// contract's param structure (label, area, centroid-x, centroid-y).
-void run_floor(int n, int frames, bool params) {
-  const ccl_gst::ComponentQuarks& q = ccl_gst::quarks();
+// GStreamer's floor: n bare "connected-component" ROI metas, no params, attached and dropped on
+// this thread.
+void run_floor(int n, int frames) {
+  const GQuark roi_type = g_quark_from_static_string("connected-component");
   std::vector<double> attach, drop;
   const int warm_up = 200;
   Clock::time_point start;
@@ -140,16 +125,8 @@ void run_floor(int n, int frames, bool params) {
     if (k == warm_up) start = Clock::now();
     GstBuffer* buffer = gst_buffer_new();
     const auto t0 = Clock::now();
-    for (int i = 0; i < n; ++i) {
-      GstVideoRegionOfInterestMeta* roi =
-          gst_buffer_add_video_region_of_interest_meta_id(buffer, q.roi_type, guint(i), guint(i), 5, 6);
-      roi->id = i + 1;
-      if (params)
-        gst_video_region_of_interest_meta_add_param(
-            roi, gst_structure_new_id(q.roi_type, q.label, G_TYPE_UINT, guint(i + 1), q.area, G_TYPE_UINT,
-                                      guint(100 + i), q.centroid_x, G_TYPE_DOUBLE, i + 0.5, q.centroid_y,
-                                      G_TYPE_DOUBLE, i + 0.25, nullptr));
-    }
+    for (int i = 0; i < n; ++i)
+      gst_buffer_add_video_region_of_interest_meta_id(buffer, roi_type, guint(i), guint(i), 5, 6)->id = i + 1;
     const auto t1 = Clock::now();
     gst_buffer_unref(buffer);
     const auto t2 = Clock::now();
@@ -158,37 +135,28 @@ void run_floor(int n, int frames, bool params) {
     drop.push_back(us_between(t1, t2));
   }
   const double fps = frames / us_between(start, Clock::now()) * 1e6;
-  std::printf("%5d components, GStreamer alone, %-22s attach %6.1f  drop %6.1f  sum %6.1f us  -> %6.0f frames/s\n",
-              n, params ? "metas with their param" : "bare metas", median(attach), median(drop),
-              median(attach) + median(drop), fps);
+  std::printf("%5d components, GStreamer alone, bare metas   attach %6.1f  drop %6.1f  sum %6.1f us  -> %6.0f frames/s\n",
+              n, median(attach), median(drop), median(attach) + median(drop), fps);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   gst_init(&argc, &argv);
-  int n = 0, frames = 3000, gpu_us = -1;
+  int n = 0, frames = 3000;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--components")) n = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--frames")) frames = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--gpu-us")) gpu_us = std::atoi(argv[i + 1]);
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::printf("ccl-bench-roi-metas: %d frames each, %u cores; median us per frame (drop on another thread: "
               "that thread's time per buffer)\n",
               frames, std::thread::hardware_concurrency());
-  // The element benchmark's scenes: component counts and core times at 1080p and 4K on the H100 host.
-  const std::pair<int, int> cases[] = {{415, 46}, {252, 37}, {1592, 78}, {259, 53}};
-  for (const auto& c : cases) {
-    if (n && c.first != n) continue;
-    for (bool other : {false, true}) run(c.first, frames, gpu_us >= 0 ? gpu_us : c.second, other);
-  }
-  if (n && std::none_of(std::begin(cases), std::end(cases), [&](const auto& c) { return c.first == n; }))
-    for (bool other : {false, true}) run(n, frames, gpu_us >= 0 ? gpu_us : 50, other);
-  for (const auto& c : cases)
-    if (!n || c.first == n)
-      for (bool params : {false, true}) run_floor(c.first, frames, params);
-  if (n && std::none_of(std::begin(cases), std::end(cases), [&](const auto& c) { return c.first == n; }))
-    for (bool params : {false, true}) run_floor(n, frames, params);
+  // The element benchmark's scenes' component counts at 1080p and 4K, or the one asked for.
+  std::vector<int> counts{415, 252, 1592, 259};
+  if (n) counts = {n};
+  for (int c : counts)
+    for (bool other : {false, true}) run(c, frames, other);
+  for (int c : counts) run_floor(c, frames);
   return 0;
 }

@@ -47,28 +47,6 @@ gst_ccl_meta_free (GstMeta * meta, G_GNUC_UNUSED GstBuffer * buffer)
   m->components = NULL;
 }
 
-/* Maps a box edge-to-edge and a centroid centre-to-centre (pixel centres at integers). */
-static void
-scale_component (GstCclComponent * c, gdouble sx, gdouble sy, guint out_w, guint out_h)
-{
-  gint64 x0 = (gint64) floor (c->x * sx), y0 = (gint64) floor (c->y * sy);
-  gint64 x1 = (gint64) ceil ((c->x + c->width) * sx);
-  gint64 y1 = (gint64) ceil ((c->y + c->height) * sy);
-  gdouble area = round (c->area * sx * sy);
-
-  x0 = CLAMP (x0, 0, (gint64) out_w - 1);
-  y0 = CLAMP (y0, 0, (gint64) out_h - 1);
-  x1 = CLAMP (x1, x0 + 1, (gint64) out_w);
-  y1 = CLAMP (y1, y0 + 1, (gint64) out_h);
-  c->x = (gint32) x0;
-  c->y = (gint32) y0;
-  c->width = (gint32) (x1 - x0);
-  c->height = (gint32) (y1 - y0);
-  c->area = (guint32) CLAMP (area, 1.0, (gdouble) G_MAXUINT32);
-  c->centroid_x = (c->centroid_x + 0.5) * sx - 0.5;
-  c->centroid_y = (c->centroid_y + 0.5) * sy - 0.5;
-}
-
 static gboolean
 gst_ccl_meta_transform (GstBuffer * dest, GstMeta * meta,
     G_GNUC_UNUSED GstBuffer * buffer,
@@ -88,19 +66,16 @@ gst_ccl_meta_transform (GstBuffer * dest, GstMeta * meta,
     guint in_h = GST_VIDEO_INFO_HEIGHT (trans->in_info);
     guint out_w = GST_VIDEO_INFO_WIDTH (trans->out_info);
     guint out_h = GST_VIDEO_INFO_HEIGHT (trans->out_info);
-    gdouble sx, sy;
     guint i;
 
     if (in_w == 0 || in_h == 0 || out_w == 0 || out_h == 0)
       return FALSE;
-    sx = (gdouble) out_w / in_w;
-    sy = (gdouble) out_h / in_h;
     dst = gst_buffer_add_ccl_meta (dest, out_w, out_h, src->connectivity,
         src->n_components_total, src->truncated, src->components, src->n_components);
     if (dst == NULL)
       return FALSE;
     for (i = 0; i < dst->n_components; i++)
-      scale_component (&dst->components[i], sx, sy, out_w, out_h);
+      gst_ccl_component_scale (&dst->components[i], in_w, in_h, out_w, out_h);
     GST_LOG ("scaled %u components from %ux%u to %ux%u", dst->n_components, in_w, in_h,
         out_w, out_h);
     return TRUE;
@@ -152,4 +127,47 @@ gst_buffer_add_ccl_meta (GstBuffer * buffer, guint width, guint height,
   m->n_components = n;
   m->components = n ? g_memdup2 (components, (gsize) n * sizeof (GstCclComponent)) : NULL;
   return m;
+}
+
+/**
+ * gst_ccl_component_scale:
+ * @component: a component of a @from_width x @from_height frame, rescaled in place
+ * @from_width: width of the frame @component describes
+ * @from_height: height of the frame @component describes
+ * @to_width: width of the frame to describe
+ * @to_height: height of the frame to describe
+ *
+ * Rescales @component to a frame of another size, as videoscale scales the pixels: the box maps
+ * edge to edge (growing to cover every pixel it touches, clamped to the frame), the centroid
+ * centre to centre (pixel centres at integer coordinates), the area by the ratio of the sizes.
+ */
+void
+gst_ccl_component_scale (GstCclComponent * component, guint from_width,
+    guint from_height, guint to_width, guint to_height)
+{
+  GstCclComponent *c = component;
+  gdouble sx, sy, area;
+  gint64 x0, y0, x1, y1;
+
+  g_return_if_fail (component != NULL);
+  g_return_if_fail (from_width > 0 && from_height > 0 && to_width > 0 && to_height > 0);
+
+  sx = (gdouble) to_width / from_width;
+  sy = (gdouble) to_height / from_height;
+  x0 = (gint64) floor (c->x * sx);
+  y0 = (gint64) floor (c->y * sy);
+  x1 = (gint64) ceil ((c->x + c->width) * sx);
+  y1 = (gint64) ceil ((c->y + c->height) * sy);
+  area = round (c->area * sx * sy);
+  x0 = CLAMP (x0, 0, (gint64) to_width - 1);
+  y0 = CLAMP (y0, 0, (gint64) to_height - 1);
+  x1 = CLAMP (x1, x0 + 1, (gint64) to_width);
+  y1 = CLAMP (y1, y0 + 1, (gint64) to_height);
+  c->x = (gint32) x0;
+  c->y = (gint32) y0;
+  c->width = (gint32) (x1 - x0);
+  c->height = (gint32) (y1 - y0);
+  c->area = (guint32) CLAMP (area, 1.0, (gdouble) G_MAXUINT32);
+  c->centroid_x = (c->centroid_x + 0.5) * sx - 0.5;
+  c->centroid_y = (c->centroid_y + 0.5) * sy - 0.5;
 }

@@ -58,6 +58,9 @@ GstCclMeta *gst_buffer_add_ccl_meta (GstBuffer * buffer, guint width,
     guint height, guint connectivity, guint n_total, gboolean truncated,
     const GstCclComponent * components, guint n);
 
+void gst_ccl_component_scale (GstCclComponent * component, guint from_width,
+    guint from_height, guint to_width, guint to_height);
+
 G_END_DECLS
 
 #endif /* __GST_CCL_META_H__ */

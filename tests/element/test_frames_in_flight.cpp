@@ -1,4 +1,4 @@
-// cudaccl frames-in-flight=N: frames labelled on N lanes at once still leave in the order they came,
+// cudaccl frames-in-flight=N: frames labelled N at a time still leave in the order they came,
 // each with its own answer (meta, ROI metas and message equal to the flood-fill oracle's), events
 // and queries wait for the frames before them, a flush drops what is in flight and the stream goes
 // on, a failure reaches upstream, and stopping with frames in flight neither hangs nor leaks. The
@@ -27,6 +27,14 @@ std::vector<frames::Frame> stream(int n, int w, int h) {
   std::vector<frames::Frame> v;
   for (int i = 0; i < n; ++i) v.push_back(frames::random(w, h, 10 + (i * 37) % 80, 1 + i % 4, 5000 + i));
   return v;
+}
+
+// A frame in flight leaves N-1 frames later, or when a serialized event or query (here: drain)
+// needs every frame before it out.
+void drain(Harness& h) {
+  GstQuery* query = gst_query_new_drain();
+  gst_pad_peer_query(h.get()->srcpad, query);
+  gst_query_unref(query);
 }
 
 GstBuffer* with_pts(GstBuffer* b, int i) {
@@ -73,10 +81,11 @@ TEST(FramesInFlight, EveryFrameItsOwnAnswerInOrder) {
       Harness h("post-messages=true frames-in-flight=" + std::to_string(lanes), backend);
       const auto fs = stream(40, 64, 48);
       h.set_caps(elcheck::gray_caps(64, 48));
-      // All pushed before any is pulled: the lanes run ahead as far as they can.
+      // All pushed before any is pulled: the element runs ahead as far as it can.
       for (std::size_t i = 0; i < fs.size(); ++i)
         ASSERT_EQ(gst_harness_push(h.get(), with_pts(elcheck::pack_default(fs[i], GST_VIDEO_FORMAT_GRAY8), int(i))),
                   GST_FLOW_OK);
+      drain(h);
       for (std::size_t i = 0; i < fs.size(); ++i) expect_frame(h, fs[i], int(i), backend);
     }
 }
@@ -94,6 +103,7 @@ TEST(FramesInFlight, CapsChangeWaitsForTheFramesBefore) {
                   GST_FLOW_OK);
       }
     }
+    drain(h);
     for (std::size_t k = 0; k < fs.size(); ++k) expect_frame(h, fs[k], int(k), backend);
   }
 }
@@ -125,6 +135,7 @@ TEST(FramesInFlight, FlushDropsWhatIsInFlightAndTheStreamGoesOn) {
                                                    int(100 + i))),
                 GST_FLOW_OK)
           << backend;
+    drain(h);
     for (std::size_t i = 0; i < after.size(); ++i) expect_frame(h, after[i], int(100 + i), backend);
   }
 }
@@ -135,7 +146,7 @@ TEST(FramesInFlight, FailureReachesUpstream) {
     h.set_caps(elcheck::gray_caps(64, 48));
     const auto fs = stream(1, 64, 48);
     EXPECT_EQ(gst_harness_push(h.get(), gst_buffer_new_allocate(nullptr, 100, nullptr)), GST_FLOW_OK)
-        << "handed over; the lane finds the buffer too short";
+        << "handed over; labelling finds the buffer too short";
     // A serialized event waits for the frames before it, so the failure is known after it.
     ASSERT_TRUE(gst_harness_push_event(
         h.get(), gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty("after-the-frame"))));
@@ -179,6 +190,7 @@ TEST(FramesInFlight, NotLinkedOnceDoesNotStopTheStream) {
       EXPECT_TRUE(flow == GST_FLOW_OK || flow == GST_FLOW_NOT_LINKED) << gst_flow_get_name(flow);
       not_linked += flow == GST_FLOW_NOT_LINKED;
     }
+    drain(h);
     for (std::size_t i = 0; i < fs.size(); ++i) {
       if (i == 2) {  // its message was posted before the push failed
         gst_message_unref(h.pop_ccl_message());
@@ -190,7 +202,7 @@ TEST(FramesInFlight, NotLinkedOnceDoesNotStopTheStream) {
   }
 }
 
-// Stopping while the lanes hold frames: the state change returns, nothing hangs or leaks.
+// Stopping with frames in flight: the state change returns, nothing hangs or leaks.
 TEST(FramesInFlight, StopWithFramesInFlight) {
   for (const char* backend : backends()) {
     GstElement* p = elcheck::parse(std::string("videotestsrc pattern=snow ! video/x-raw,format=GRAY8,width=320,"

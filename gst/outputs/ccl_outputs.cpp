@@ -1,17 +1,15 @@
-#include "gstcclresult.h"
+#include "ccl_outputs.h"
 
 #include <cstddef>
 #include <type_traits>
-#include <vector>
 
 #include <gst/video/video.h>
 
 #include "ccl/gstcclmeta.h"
-#include "ccl_parallel.h"
 #include "ccl_quarks.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_result_debug);
-#define GST_CAT_DEFAULT gst_ccl_result_debug
+GST_DEBUG_CATEGORY_STATIC(gst_ccl_outputs_debug);
+#define GST_CAT_DEFAULT gst_ccl_outputs_debug
 
 // The component list is copied into the meta with one memcpy, so the layouts must agree.
 static_assert(sizeof(ccl::Component) == sizeof(GstCclComponent), "component size differs");
@@ -28,15 +26,15 @@ static_assert(offsetof(ccl::Component, centroid_y) == offsetof(GstCclComponent, 
 static void ensure_debug_category() {
   static gsize done = 0;
   if (g_once_init_enter(&done)) {
-    GST_DEBUG_CATEGORY_INIT(gst_ccl_result_debug, "cudacclresult", 0, "cudaccl metas and messages");
+    GST_DEBUG_CATEGORY_INIT(gst_ccl_outputs_debug, "ccloutputs", 0, "cudaccl metas and messages");
     g_once_init_leave(&done, 1);
   }
 }
 
-using ccl_gst::ComponentQuarks;
-using ccl_gst::quarks;
+using ccl_outputs::ComponentQuarks;
+using ccl_outputs::quarks;
 
-void gst_ccl_result_remove_metas(GstBuffer* buffer) {
+void gst_ccl_outputs_remove(GstBuffer* buffer) {
   gst_buffer_foreach_meta(
       buffer,
       [](GstBuffer*, GstMeta** meta, gpointer) -> gboolean {
@@ -50,7 +48,7 @@ void gst_ccl_result_remove_metas(GstBuffer* buffer) {
       nullptr);
 }
 
-void gst_ccl_result_add_meta(GstBuffer* buffer, const ccl::Result& result) {
+void gst_ccl_outputs_add_meta(GstBuffer* buffer, const ccl::Result& result) {
   ensure_debug_category();
   const auto* components = reinterpret_cast<const GstCclComponent*>(result.components.data());
   gst_buffer_add_ccl_meta(buffer, guint(result.width), guint(result.height), guint(result.connectivity),
@@ -67,25 +65,13 @@ static GstStructure* message_component(const ccl::Component& c) {
                               c.centroid_y, nullptr);
 }
 
-// One message entry per component, on the worker threads for long lists: a GstStructure costs
-// ~0.1-0.16 us of GValue bookkeeping, so 1,600 of them took longer than labelling a 4K frame.
-// Chunks of 128 (~15 us of work): 384 was slower on the H100 host for 250-1,600 components.
-static std::vector<GstStructure*> message_components(const ccl::Result& result) {
-  const std::vector<ccl::Component>& components = result.components;
-  std::vector<GstStructure*> out(components.size());
-  ccl_gst::parallel_for(components.size(), 128, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) out[i] = message_component(components[i]);
-  });
-  return out;
-}
-
-GstStructure* gst_ccl_result_to_structure(const ccl::Result& result, const GstCclFrameTimes& times) {
+GstStructure* gst_ccl_outputs_message_structure(const ccl::Result& result, const GstCclFrameTimes& times) {
   GValue list = G_VALUE_INIT;
   g_value_init(&list, GST_TYPE_LIST);
-  for (GstStructure* component : message_components(result)) {
+  for (const ccl::Component& c : result.components) {
     GValue item = G_VALUE_INIT;
     g_value_init(&item, GST_TYPE_STRUCTURE);
-    g_value_take_boxed(&item, component);
+    g_value_take_boxed(&item, message_component(c));
     gst_value_list_append_and_take_value(&list, &item);
   }
   GstStructure* s = gst_structure_new(

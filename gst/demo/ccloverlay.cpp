@@ -91,14 +91,11 @@ struct Settings {
 
 // From GstCclMeta, rescaled when the meta describes a frame of another size.
 void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, std::vector<Mark>* marks) {
-  const double sx = meta->width ? double(frame_w) / meta->width : 1.0;
-  const double sy = meta->height ? double(frame_h) / meta->height : 1.0;
+  const bool rescale = meta->width && meta->height && (meta->width != guint(frame_w) || meta->height != guint(frame_h));
   for (guint i = 0; i < meta->n_components; i++) {
-    const GstCclComponent& c = meta->components[i];
-    const gint x0 = gint(std::floor(c.x * sx)), y0 = gint(std::floor(c.y * sy));
-    const gint x1 = gint(std::ceil((double(c.x) + c.width) * sx)), y1 = gint(std::ceil((double(c.y) + c.height) * sy));
-    marks->push_back(Mark{x0, y0, std::max(x1 - x0, 1), std::max(y1 - y0, 1), (c.centroid_x + 0.5) * sx - 0.5,
-                          (c.centroid_y + 0.5) * sy - 0.5, c.label, true});
+    GstCclComponent c = meta->components[i];
+    if (rescale) gst_ccl_component_scale(&c, meta->width, meta->height, guint(frame_w), guint(frame_h));
+    marks->push_back(Mark{c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y, c.label, true});
   }
 }
 

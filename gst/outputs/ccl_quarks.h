@@ -1,11 +1,10 @@
 // Field names of the ROI params and of the "ccl" message entries, interned once: gst_structure_new()
-// would look each name up in GLib's global quark table for every component, which costs more than
-// the meta itself.
+// would look each name up in GLib's global quark table for every component.
 #pragma once
 
 #include <glib.h>
 
-namespace ccl_gst {
+namespace ccl_outputs {
 
 struct ComponentQuarks {
   GQuark roi_type = g_quark_from_static_string("connected-component");  // also the ROI param's name
@@ -25,4 +24,4 @@ inline const ComponentQuarks& quarks() {
   return q;
 }
 
-}  // namespace ccl_gst
+}  // namespace ccl_outputs

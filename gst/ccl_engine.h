@@ -1,0 +1,73 @@
+// An engine labels one frame at a time: it maps plane 0 of the buffer in the memory its backend
+// reads, queues the core analyzer on it (submit) and, later, waits for the result (collect).
+#pragma once
+
+#include <memory>
+
+#include <gst/video/video.h>
+
+#include "ccl/analyzer.hpp"
+#include "ccl/types.hpp"
+
+#if CCL_HAVE_CUDA
+#include "ccl_cuda_context.h"
+#endif
+
+class GstCclEngine {
+ public:
+  virtual ~GstCclEngine() = default;
+  // Prepares for frames of this size, in system memory when `system_memory`, labelled with
+  // `options`' algorithm and analysis, so no frame allocates; throws ccl::Error.
+  virtual void reserve(int width, int height, bool system_memory, const ccl::Options& options) = 0;
+  // Maps plane 0 of `buffer` (mapped until collect()) and queues its labelling. Throws ccl::Error,
+  // or GstCclFrameError when the buffer does not hold the frame.
+  virtual void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options) = 0;
+  // Waits for the submitted frame, fills `result` and unmaps the frame (also when it throws).
+  virtual void collect(ccl::Result& result) = 0;
+};
+
+// Plane 0 of one frame, mapped from submit() to collect().
+class GstCclPlane0Map {
+ public:
+  GstCclPlane0Map() = default;
+  GstCclPlane0Map(const GstCclPlane0Map&) = delete;
+  GstCclPlane0Map& operator=(const GstCclPlane0Map&) = delete;
+  ~GstCclPlane0Map() { unmap(); }
+  // Throws GstCclFrameError when plane 0 lies outside `buffer` or cannot be mapped with `flags`.
+  void map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags flags);
+  void unmap();
+  // Runs `queue` on the mapped plane 0; unmaps when it throws.
+  template <typename Queue>
+  void use(Queue&& queue) {
+    try {
+      queue(view());
+    } catch (...) {
+      unmap();
+      throw;
+    }
+  }
+  // Runs `wait`, then unmaps, also when it throws.
+  template <typename Wait>
+  void release_after(Wait&& wait) {
+    try {
+      wait();
+    } catch (...) {
+      unmap();
+      throw;
+    }
+    unmap();
+  }
+
+ private:
+  ccl::ImageView view() const;
+
+  GstVideoFrame frame_{};
+  bool mapped_ = false;
+};
+
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cpu();
+
+#if CCL_HAVE_CUDA
+// Labels on `stream` (its context is the engine's); throws ccl::Error.
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cuda(std::unique_ptr<GstCudaCclStream> stream);
+#endif

@@ -1,0 +1,70 @@
+#include <gst/cuda/gstcudamemory.h>
+
+#include "ccl/cuda_analyzer.hpp"
+#include "ccl_engine.h"
+
+GST_DEBUG_CATEGORY_STATIC(gst_ccl_engine_cuda_debug);
+#define GST_CAT_DEFAULT gst_ccl_engine_cuda_debug
+
+namespace {
+
+// CUDA memory is read in place (the element made its context ours before the frame); system
+// memory is uploaded on the engine's stream.
+class CudaEngine final : public GstCclEngine {
+ public:
+  explicit CudaEngine(std::unique_ptr<GstCudaCclStream> stream) : stream_(std::move(stream)) {
+    GstCudaCclContextScope scope(stream_->context());
+    analyzer_ = std::make_unique<ccl::CudaAnalyzer>(reinterpret_cast<CUstream_st*>(stream_->handle()));
+  }
+  ~CudaEngine() override {
+    // The analyzer frees device memory: inside its context, before the stream goes.
+    if (gst_cuda_context_push(stream_->context())) {
+      map_.unmap();
+      analyzer_.reset();
+      gst_cuda_context_pop(nullptr);
+    }
+  }
+
+  // System memory also reserves the upload copy, and a variant's options its segment arrays, so
+  // the first frame does not allocate them.
+  void reserve(int width, int height, bool system_memory, const ccl::Options& options) override {
+    GstCudaCclContextScope scope(stream_->context());
+    analyzer_->reserve(width, height, system_memory, options);
+  }
+
+  void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options) override {
+    const bool device = gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0));
+    GST_TRACE("%s", device ? "labeling CUDA memory in place" : "uploading system memory");
+    map_.map(buffer, info, device ? GstMapFlags(GST_MAP_READ | GST_MAP_CUDA) : GST_MAP_READ);
+    map_.use([&](const ccl::ImageView& image) {
+      GstCudaCclContextScope scope(stream_->context());
+      if (device)
+        analyzer_->submit(image, options);
+      else
+        analyzer_->submit_host(image, options);
+    });
+  }
+
+  void collect(ccl::Result& result) override {
+    map_.release_after([&] {
+      GstCudaCclContextScope scope(stream_->context());
+      analyzer_->collect(result);
+    });
+  }
+
+ private:
+  std::unique_ptr<GstCudaCclStream> stream_;
+  std::unique_ptr<ccl::CudaAnalyzer> analyzer_;
+  GstCclPlane0Map map_;
+};
+
+}  // namespace
+
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cuda(std::unique_ptr<GstCudaCclStream> stream) {
+  static gsize debug_once = 0;
+  if (g_once_init_enter(&debug_once)) {
+    GST_DEBUG_CATEGORY_INIT(gst_ccl_engine_cuda_debug, "cudacclengine", 0, "cudaccl CUDA engine");
+    g_once_init_leave(&debug_once, 1);
+  }
+  return std::make_unique<CudaEngine>(std::move(stream));
+}

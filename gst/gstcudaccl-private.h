@@ -1,0 +1,41 @@
+// The cudaccl instance: one state struct, shared by the element's files.
+#pragma once
+
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "ccl/types.hpp"
+#include "ccl_frame_ring.h"
+#include "gstcclenums.h"
+#include "gstcudaccl.h"
+
+#if CCL_HAVE_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#endif
+
+struct _GstCudaCcl {
+  GstBaseTransform parent;
+
+  // Properties, guarded by the object lock; read once per frame.
+  ccl::Options options;
+  GstCudaCclBackend backend;
+  gint device_id;
+  gboolean attach_roi_meta;
+  gboolean post_messages;
+  guint frames_in_flight;
+  gboolean gpu_only_logged;  // the "ignored on the CPU backend" note was logged for these values
+  gchar* refused_caps;       // the last caps whose refusal was posted as a warning (posted once each)
+
+  // Streaming state, from start() to stop().
+  GstCudaCclActiveBackend active_backend;  // read under the object lock
+  GstVideoInfo info;
+  gboolean system_memory;  // the negotiated caps carry system memory
+  GstCclFrameRing* ring;   // the frames in flight and their engines
+  GstFlowReturn held_flow;  // a frame pushed at an event or query failed: upstream hears it next
+  guint64 frames;           // frames labeled since start, so errors can say which one failed
+#if CCL_HAVE_CUDA
+  // Guards `context`; recursive because gst_cuda_ensure_element_context calls set_context.
+  GRecMutex context_lock;
+  GstCudaContext* context;
+#endif
+};
