@@ -2,8 +2,9 @@
 # The test command: installs what is missing, builds, runs every test (GPU tests skip with
 # exit 77 where no CUDA device is usable), then runs the CPU-path tests (core, element, fuzz
 # corpus, reliability) again in an AddressSanitizer + UndefinedBehaviorSanitizer build, and the
-# element and reliability tests under valgrind memcheck. Ends with a line
-# 'N passed, N failed, N skipped' over the two meson runs, then the valgrind verdict.
+# element and reliability tests under valgrind memcheck, then the CPU-path suites on GStreamer 1.26
+# in a Debian trixie root (tools/test-126.sh; CCL_SKIP_126=1 skips that outside CI). Ends with a
+# line 'N passed, N failed, N skipped' over the meson runs of both targets.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash tools/bootstrap.sh || exit 1
@@ -13,8 +14,11 @@ status=$?
 
 # Sanitized CPU build (detect_leaks=0: GLib and GStreamer keep type registrations until exit); the plugin loads in-process (no plugin scanner without ASan) from a fresh registry.
 if [ ! -f build-asan/build.ninja ]; then
-  meson setup build-asan -Dcuda=disabled -Dbench=disabled -Db_sanitize=address,undefined -Db_lundef=false >/dev/null || exit 1
+  # no typelib here: g-ir-scanner's dump program does not run under the sanitizers
+  meson setup build-asan -Dcuda=disabled -Dbench=disabled -Dintrospection=disabled -Db_sanitize=address,undefined -Db_lundef=false >/dev/null || exit 1
 fi
+[ "$(meson introspect --buildoptions build-asan | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "introspection"])')" = "['disabled']" ] ||
+  meson configure build-asan -Dintrospection=disabled >/dev/null  # a build-asan made before the option
 ninja -C build-asan >/dev/null || exit 1
 rm -f build-asan/test-registry.bin
 GST_REGISTRY_FORK=no ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -37,19 +41,41 @@ if command -v valgrind >/dev/null; then
   [ $vg_status -eq 0 ] || tail -n 40 build/meson-logs/valgrind-element.log build/meson-logs/valgrind-reliability.log
 fi
 
+# The second target, GStreamer 1.26 in a Debian trixie root (tools/test-126.sh): required in CI;
+# elsewhere CCL_SKIP_126=1 leaves it out. Its meson results count in the closing line; a failure
+# before any test ran (no root, no build) counts as one failed test.
+t126_status=0
+t126_log=build-1.26/meson-logs/testlog.json
+if [ "${CCL_SKIP_126:-0}" = 1 ] && [ "${CI:-}" != true ]; then
+  echo "GStreamer 1.26 target: skipped (CCL_SKIP_126=1)"
+  t126_log=
+else
+  echo "GStreamer 1.26 target (Debian trixie root, tools/test-126.sh):"
+  bash tools/test-126.sh || t126_status=$?
+  if [ $t126_status -ne 0 ] && [ ! -s "$t126_log" ]; then
+    echo "GStreamer 1.26 target: FAILED before its tests ran (see above; CCL_SKIP_126=1 skips it outside CI)"
+  fi
+fi
+
 if command -v valgrind >/dev/null; then
   [ $vg_status -eq 0 ] && echo "valgrind memcheck: clean" || echo "valgrind memcheck: FAILED (build/meson-logs/valgrind-*.log)"
 fi
-# the closing line counts the meson tests of both runs plus the valgrind run as one test
+# the closing line counts the meson tests of the three runs (1.22, 1.22 sanitized, 1.26) plus the
+# valgrind run as one test
 vg_result=$(command -v valgrind >/dev/null && { [ $vg_status -eq 0 ] && echo OK || echo FAIL; } || echo SKIP)
-python3 - "$vg_result" build/meson-logs/testlog.json build-asan/meson-logs/testlog.json <<'PY'
+t126_result=NONE t126_logs=()
+if [ -n "$t126_log" ]; then
+  [ -s "$t126_log" ] && t126_logs=("$t126_log") || t126_result=FAIL
+fi
+python3 - "$vg_result" "$t126_result" build/meson-logs/testlog.json build-asan/meson-logs/testlog.json "${t126_logs[@]}" <<'PY'
 import json, sys
-counts = {"OK": 0, "FAIL": 0, "SKIP": 0}
+counts = {"OK": 0, "FAIL": 0, "SKIP": 0, "NONE": 0}
 counts[sys.argv[1]] += 1
-for path in sys.argv[2:]:
+counts[sys.argv[2]] += 1
+for path in sys.argv[3:]:
     for line in open(path):
         r = json.loads(line)["result"]
         counts["OK" if r in ("OK", "EXPECTEDFAIL") else "SKIP" if r == "SKIP" else "FAIL"] += 1
 print(f"{counts['OK']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
 PY
-[ $status -eq 0 ] && [ $asan_status -eq 0 ] && [ $vg_status -eq 0 ]
+[ $status -eq 0 ] && [ $asan_status -eq 0 ] && [ $vg_status -eq 0 ] && [ $t126_status -eq 0 ]

@@ -51,15 +51,46 @@ GType gst_ccl_meta_api_get_type (void);
 const GstMetaInfo *gst_ccl_meta_get_info (void);
 #define GST_CCL_META_INFO (gst_ccl_meta_get_info ())
 
+/**
+ * gst_buffer_get_ccl_meta:
+ * @buffer: a #GstBuffer
+ *
+ * Returns: (transfer none) (nullable): the #GstCclMeta of @buffer, or %NULL when it has none
+ */
 GstCclMeta *gst_buffer_get_ccl_meta (GstBuffer * buffer);
 
-/* Copies @n entries of @components. */
+/**
+ * gst_buffer_add_ccl_meta:
+ * @buffer: a writable #GstBuffer
+ * @width: frame width the components refer to
+ * @height: frame height the components refer to
+ * @connectivity: 4 or 8
+ * @n_total: number of components before filtering
+ * @truncated: %TRUE when max-objects cut the list
+ * @components: (array length=n) (nullable): the components to copy
+ * @n: number of entries in @components
+ *
+ * Copies @n entries of @components.
+ *
+ * Returns: (transfer none) (nullable): the new #GstCclMeta on @buffer
+ */
 GstCclMeta *gst_buffer_add_ccl_meta (GstBuffer * buffer, guint width,
     guint height, guint connectivity, guint n_total, gboolean truncated,
     const GstCclComponent * components, guint n);
 
 void gst_ccl_component_scale (GstCclComponent * component, guint from_width,
     guint from_height, guint to_width, guint to_height);
+
+/* For GObject introspection (typelib GstCcl-1.0): PyGObject cannot read the components array
+ * field, so these give the entries one by one or as a sized array. */
+GType gst_ccl_component_get_type (void);
+#define GST_TYPE_CCL_COMPONENT (gst_ccl_component_get_type ())
+GstCclComponent *gst_ccl_component_copy (const GstCclComponent * component);
+void gst_ccl_component_free (GstCclComponent * component);
+
+guint gst_ccl_meta_get_n_components (const GstCclMeta * meta);
+const GstCclComponent *gst_ccl_meta_get_component (const GstCclMeta * meta, guint index);
+const GstCclComponent *gst_ccl_meta_get_components (const GstCclMeta * meta, guint * n);
 
 G_END_DECLS
 

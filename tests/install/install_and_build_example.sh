@@ -2,7 +2,8 @@
 # What an application developer does: install gst-ccl into a prefix (a fresh CPU-only build into a
 # temporary directory), check that the plugin, library, header and gstreamer-ccl-1.0.pc are where
 # GStreamer and pkg-config look, build examples/read_ccl_meta.c with nothing but
-# `pkg-config --cflags --libs gstreamer-ccl-1.0`, and run it on the installed plugin.
+# `pkg-config --cflags --libs gstreamer-ccl-1.0`, and run it on the installed plugin; with
+# introspection, also the typelib and the Python example on it.
 # Usage: install_and_build_example.sh SOURCE_DIR C_COMPILER...
 set -euo pipefail
 src=$1
@@ -38,3 +39,14 @@ export GST_PLUGIN_PATH=$libdir/gstreamer-1.0 GST_REGISTRY=$tmp/registry.bin
 gst-inspect-1.0 ccloverlay >/dev/null || { echo "the installed plugin has no ccloverlay"; exit 1; }
 LD_LIBRARY_PATH=$libdir "$tmp/read_ccl_meta" \
   "cclblobsrc num-buffers=3 ! cudaccl backend=cpu threshold=128 ! videoconvert ! ccloverlay ! fakesink name=sink"
+
+# With introspection (CCL_EXPECT_TYPELIB=1, set by meson when it builds the typelib): the typelib in
+# <libdir>/girepository-1.0 and the .gir in <datadir>/gir-1.0, and the Python example reading
+# GstCclMeta through the installed typelib.
+if [ "${CCL_EXPECT_TYPELIB:-0}" = 1 ]; then
+  typelib=$libdir/girepository-1.0/GstCcl-1.0.typelib
+  [ -f "$typelib" ] || { echo "missing: $typelib"; exit 1; }
+  [ -f "$prefix/share/gir-1.0/GstCcl-1.0.gir" ] || { echo "missing: <prefix>/share/gir-1.0/GstCcl-1.0.gir"; exit 1; }
+  GI_TYPELIB_PATH=$libdir/girepository-1.0 LD_LIBRARY_PATH=$libdir "${CCL_PYTHON:-python3}" "$src/examples/read_ccl.py" \
+    "cclblobsrc num-buffers=2 ! cudaccl backend=cpu threshold=128 post-messages=true ! fakesink name=sink"
+fi

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Makes (once) the Debian trixie root that the GStreamer 1.26 target builds and tests in:
+# debootstrap --variant=minbase from Debian's mirror, then trixie's GStreamer dev packages, meson,
+# a compiler, PyGObject and GObject introspection. It lives outside the clone
+# (CCL_TRIXIE_ROOT, default /var/cache/gst-ccl/trixie-root) so a machine makes it only once; a
+# stamp with the hash of the package list says it is complete (a changed list installs the rest).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=${CCL_TRIXIE_ROOT:-/var/cache/gst-ccl/trixie-root}
+mirror=${CCL_TRIXIE_MIRROR:-http://deb.debian.org/debian}
+
+packages=(meson ninja-build pkg-config g++ libglib2.0-dev
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+  libgtest-dev python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  gobject-introspection libgirepository1.0-dev)
+stamp=$root/.gst-ccl-stamp
+want=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+  exit 0
+fi
+[ "$(id -u)" -eq 0 ] || { echo "trixie-root: making $root needs root (debootstrap, chroot)" >&2; exit 1; }
+
+start=$SECONDS
+if [ ! -x "$root/usr/bin/apt-get" ]; then
+  command -v debootstrap >/dev/null || {
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null; }
+  echo "trixie-root: debootstrap trixie into $root (a few minutes, once per machine)"
+  rm -rf "$root.partial"  # a debootstrap cut short leaves a root that cannot be resumed
+  mkdir -p "$(dirname "$root")"
+  debootstrap --variant=minbase trixie "$root.partial" "$mirror" > "$(dirname "$root")/debootstrap.log" 2>&1 ||
+    { tail -n 20 "$(dirname "$root")/debootstrap.log" >&2; echo "trixie-root: debootstrap failed (is $mirror reachable?)" >&2; exit 1; }
+  mv "$root.partial" "$root"
+fi
+echo "trixie-root: installing ${#packages[@]} packages in $root"
+CCL_TRIXIE_ROOT=$root bash tools/trixie-run.sh bash -c '
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null && apt-get clean' _ "${packages[@]}"
+echo "$want" > "$stamp"
+echo "trixie-root: ready in $((SECONDS - start)) s"
