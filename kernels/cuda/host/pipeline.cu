@@ -5,16 +5,16 @@
 
 #include "analyze/flsl_cd.cuh"
 #include "analyze/flsl_otf.cuh"
-#include "analyze/naive.cuh"
-#include "output/compact.cuh"
-#include "host/cuda_check.hpp"
-#include "primitives/connectivity.hpp"
 #include "analyze/gather_roots.cuh"
+#include "analyze/naive.cuh"
+#include "host/cuda_check.hpp"
+#include "host/stage_timer.cuh"
 #include "label/8dls.cuh"
 #include "label/column_runs.cuh"
 #include "label/optimized_uf.cuh"
 #include "label/raster_segments.cuh"
-#include "host/stage_timer.cuh"
+#include "output/compact.cuh"
+#include "primitives/connectivity.hpp"
 
 namespace ccl::cuda {
 namespace {

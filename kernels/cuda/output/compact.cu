@@ -7,9 +7,9 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "host/cuda_check.hpp"
+#include "host/stage_timer.cuh"
 #include "primitives/dependent_launch.cuh"
 #include "primitives/tile_runs.cuh"
-#include "host/stage_timer.cuh"
 
 namespace ccl::cuda {
 namespace {
