@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "host/cuda_check.hpp"
-#include "primitives/dependent_launch.cuh"
 #include "analyze/gather_roots.cuh"
-#include "primitives/row_runs.cuh"
+#include "host/cuda_check.hpp"
 #include "host/stage_timer.cuh"
+#include "primitives/dependent_launch.cuh"
+#include "primitives/row_runs.cuh"
 #include "primitives/union_find.cuh"
 
 namespace ccl::cuda {

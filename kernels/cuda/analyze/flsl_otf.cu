@@ -2,8 +2,8 @@
 
 #include "analyze/flsl_cd.cuh"
 #include "host/cuda_check.hpp"
-#include "primitives/row_runs.cuh"
 #include "host/stage_timer.cuh"
+#include "primitives/row_runs.cuh"
 #include "primitives/union_find.cuh"
 
 namespace ccl::cuda {

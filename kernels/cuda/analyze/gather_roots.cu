@@ -1,9 +1,9 @@
 #include "analyze/gather_roots.cuh"
 
 #include "host/cuda_check.hpp"
+#include "host/stage_timer.cuh"
 #include "primitives/dependent_launch.cuh"
 #include "primitives/row_block_scan.cuh"
-#include "host/stage_timer.cuh"
 
 namespace ccl::cuda {
 namespace {
@@ -13,9 +13,9 @@ constexpr int kThreads = 256;
 // Where the components go: dense statistics by rank, or component lists.
 struct Destination {
   ComponentStatsArrays stats;  // Dense
-  FrameCounts* counts;   // lists: the counts (null: not written)
-  Component* host;       // lists: ranks below on_host
-  Component* rest;       // lists: ranks from on_host on
+  FrameCounts* counts;         // lists: the counts (null: not written)
+  Component* host;             // lists: ranks below on_host
+  Component* rest;             // lists: ranks from on_host on
   std::uint32_t on_host, max_objects;
 };
 

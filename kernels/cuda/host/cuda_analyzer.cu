@@ -5,9 +5,9 @@
 
 #include <string>
 
+#include "host/analyzer_impl.cuh"
 #include "host/cuda_check.hpp"
 #include "label/optimized_uf.cuh"
-#include "host/analyzer_impl.cuh"
 
 namespace ccl {
 

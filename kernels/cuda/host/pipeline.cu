@@ -5,16 +5,17 @@
 
 #include "analyze/flsl_cd.cuh"
 #include "analyze/flsl_otf.cuh"
-#include "analyze/naive.cuh"
-#include "output/compact.cuh"
-#include "host/cuda_check.hpp"
-#include "primitives/connectivity.hpp"
 #include "analyze/gather_roots.cuh"
+#include "analyze/naive.cuh"
+#include "host/cuda_check.hpp"
+#include "host/stage_timer.cuh"
 #include "label/8dls.cuh"
 #include "label/column_runs.cuh"
 #include "label/optimized_uf.cuh"
 #include "label/raster_segments.cuh"
-#include "host/stage_timer.cuh"
+#include "output/compact.cuh"
+#include "output/label_map.cuh"
+#include "primitives/connectivity.hpp"
 
 namespace ccl::cuda {
 namespace {
@@ -223,7 +224,7 @@ void FramePipeline::queue_frame(const ImageView& image, const Options& options, 
                         scratch_.analysis(), stream, timer);
   gather_roots_into_lists(mask, scratch_.root_slots(), scratch_.analysis(), options.max_objects, gathered, host_list(),
                           scratch_.out, stream, timer);
-  if (labels) label_map_in_raster_order(mask, scratch_.labels, scratch_.analysis(), *labels, stream, timer);
+  if (labels) write_label_map(mask, scratch_.labels, scratch_.analysis(), nullptr, *labels, stream, timer);
 }
 
 void FramePipeline::submit(const ImageView& image, const Options& options, const LabelView* labels) {

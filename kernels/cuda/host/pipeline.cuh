@@ -10,10 +10,10 @@
 #include <cstdint>
 
 #include "ccl/types.hpp"
-#include "output/compact.cuh"
-#include "primitives/device_mask.cuh"
 #include "host/frame_graphs.cuh"
 #include "host/scratch.cuh"
+#include "output/compact.cuh"
+#include "primitives/device_mask.cuh"
 
 namespace ccl::cuda {
 

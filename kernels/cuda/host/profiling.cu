@@ -1,7 +1,7 @@
 #include "ccl/profiling.hpp"
 
-#include "host/cuda_check.hpp"
 #include "host/analyzer_impl.cuh"
+#include "host/cuda_check.hpp"
 #include "host/stage_timer.cuh"
 #include "primitives/dependent_launch.cuh"
 

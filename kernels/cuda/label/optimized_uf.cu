@@ -1,8 +1,8 @@
 #include "label/optimized_uf.cuh"
 
 #include "host/cuda_check.hpp"
-#include "primitives/dependent_launch.cuh"
 #include "host/stage_timer.cuh"
+#include "primitives/dependent_launch.cuh"
 #include "primitives/union_find.cuh"
 
 namespace ccl::cuda {

@@ -7,16 +7,15 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "host/cuda_check.hpp"
-#include "primitives/dependent_launch.cuh"
-#include "primitives/tile_runs.cuh"
 #include "host/stage_timer.cuh"
+#include "output/label_map.cuh"
+#include "primitives/dependent_launch.cuh"
 
 namespace ccl::cuda {
 namespace {
 
 constexpr int kThreads = 256;
 constexpr int kCountBlocks = 512;
-constexpr int kLabelMapThreads = 256;  // a warp per 32 pixels of a row
 
 bool filters_area(const Options& o) { return o.min_area > 0 || o.max_area != kUnlimited; }
 
@@ -87,28 +86,6 @@ __global__ void __launch_bounds__(kThreads) GatherKernel(std::uint32_t first, st
   for (std::uint32_t i = threadIdx.x; i < (block_end - block_first) * kWords; i += blockDim.x) to[i] = from[i];
 }
 
-// Label map: 0 for background, else the component's label in the chosen order. Labeling left a
-// parent at tile-local run starts only, so each pixel goes through the start of its run; a warp
-// takes 32 pixels of a row and walks left (within the tile) for the run entering them.
-__global__ void __launch_bounds__(kLabelMapThreads)
-    LabelMapKernel(DeviceMask mask, const std::uint32_t* labels, const std::uint32_t* root_rank,
-                   const std::uint32_t* row_offset, const std::uint32_t* final_label, LabelView out) {
-  const int lane = lane_id(), x0 = blockIdx.x * 32, x = x0 + lane;
-  const int y = blockIdx.y * (kLabelMapThreads / 32) + int(threadIdx.x / 32);
-  if (y >= mask.height) return;  // the whole warp
-  const bool fg = x < mask.width && mask.foreground(x, y);
-  const unsigned row = __ballot_sync(kFullWarp, fg);
-  const int entering = run_entering_warp(mask, x0, y, row);
-  if (x >= mask.width) return;
-  std::uint32_t label = 0;
-  if (fg) {
-    const std::uint32_t root = pixel_root(mask, labels, x0, y, row, entering);
-    const std::uint32_t id = row_offset[root / std::uint32_t(mask.width)] + root_rank[root];
-    label = final_label ? final_label[id] : id + 1;
-  }
-  out.data[std::ptrdiff_t(y) * out.stride + x] = label;
-}
-
 int key_bits(std::size_t max_area) {
   int bits = 1;
   while (bits < 32 && (std::size_t(1) << bits) <= max_area) ++bits;
@@ -123,16 +100,6 @@ void gather(const AnalysisOutput& analysis, const Options& options, std::uint32_
                          first, end, analysis.counts, options.max_objects, kept, order, analysis.stats, out),
         "GatherKernel");
   mark(timer, "GatherKernel", stream);
-}
-
-void label_map(const DeviceMask& mask, const std::uint32_t* labels, const AnalysisOutput& analysis,
-               const std::uint32_t* final_label, const LabelView& map, cudaStream_t stream, StageTimer* timer) {
-  const int rows_per_block = kLabelMapThreads / 32;
-  const dim3 grid((mask.width + 31) / 32, (mask.height + rows_per_block - 1) / rows_per_block);
-  LabelMapKernel<<<grid, kLabelMapThreads, 0, stream>>>(mask, labels, analysis.root_rank, analysis.row_offset,
-                                                        final_label, map);
-  check_launch("LabelMapKernel");
-  mark(timer, "LabelMapKernel", stream);
 }
 
 }  // namespace
@@ -167,12 +134,7 @@ void gather_in_raster_order(const DeviceMask& mask, const std::uint32_t* labels,
                             const Options& options, std::uint32_t first, std::uint32_t end, const ComponentList& out,
                             const LabelView* map, cudaStream_t stream, StageTimer* timer) {
   gather(analysis, options, first, end, nullptr, nullptr, out, stream, timer);
-  if (map) label_map(mask, labels, analysis, nullptr, *map, stream, timer);
-}
-
-void label_map_in_raster_order(const DeviceMask& mask, const std::uint32_t* labels, const AnalysisOutput& analysis,
-                               const LabelView& map, cudaStream_t stream, StageTimer* timer) {
-  label_map(mask, labels, analysis, nullptr, map, stream, timer);
+  if (map) write_label_map(mask, labels, analysis, nullptr, *map, stream, timer);
 }
 
 void compact(const DeviceMask& mask, const std::uint32_t* labels, const AnalysisOutput& analysis,
@@ -210,7 +172,7 @@ void compact(const DeviceMask& mask, const std::uint32_t* labels, const Analysis
       InvertOrderKernel<<<blocks_for(n), kThreads, 0, stream>>>(n, w.order, final_label);
       check_launch("InvertOrderKernel");
     }
-    label_map(mask, labels, analysis, final_label, *map, stream, timer);
+    write_label_map(mask, labels, analysis, final_label, *map, stream, timer);
   }
 }
 

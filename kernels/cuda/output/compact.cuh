@@ -45,10 +45,6 @@ void gather_in_raster_order(const DeviceMask& mask, const std::uint32_t* labels,
                             const Options& options, std::uint32_t first, std::uint32_t end, const ComponentList& out,
                             const LabelView* map, cudaStream_t stream, StageTimer* timer);
 
-// The label map in raster order (label = rank + 1) from the ranks the analysis left. Queued only.
-void label_map_in_raster_order(const DeviceMask& mask, const std::uint32_t* labels, const AnalysisOutput& analysis,
-                               const LabelView& map, cudaStream_t stream, StageTimer* timer);
-
 // Once the host knows `counts`: writes the counts and the first `n_out` kept components to `out`,
 // and the label map when `map` is given. Queued only, as above.
 void compact(const DeviceMask& mask, const std::uint32_t* labels, const AnalysisOutput& analysis,
