@@ -5,8 +5,8 @@
 # The CUDA backend is off here for now: the element's CUDA code targets gstreamer-cuda 1.22.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash tools/trixie-root.sh
 rm -f build-1.26/meson-logs/testlog.json  # a stale log must not count as this run's results
+bash tools/trixie-root.sh
 bash tools/trixie-run.sh bash -euo pipefail -c '
   [ -f build-1.26/build.ninja ] || meson setup build-1.26 -Dcuda=disabled -Dbench=disabled | tail -n 12
   ninja -C build-1.26 >/dev/null

@@ -19,7 +19,11 @@ want=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
   exit 0
 fi
-[ "$(id -u)" -eq 0 ] || { echo "trixie-root: making $root needs root (debootstrap, chroot)" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "trixie-root: making $root needs root (debootstrap, chroot); CCL_SKIP_126=1 skips the 1.26 target" >&2; exit 1; }
+mkdir -p "$(dirname "$root")"
+exec 9>"$root.lock"  # two clones testing at once on one machine make the root once
+flock 9
+[ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || exit 0
 
 start=$SECONDS
 if [ ! -x "$root/usr/bin/apt-get" ]; then
@@ -27,7 +31,6 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null; }
   echo "trixie-root: debootstrap trixie into $root (a few minutes, once per machine)"
   rm -rf "$root.partial"  # a debootstrap cut short leaves a root that cannot be resumed
-  mkdir -p "$(dirname "$root")"
   debootstrap --variant=minbase trixie "$root.partial" "$mirror" > "$(dirname "$root")/debootstrap.log" 2>&1 ||
     { tail -n 20 "$(dirname "$root")/debootstrap.log" >&2; echo "trixie-root: debootstrap failed (is $mirror reachable?)" >&2; exit 1; }
   mv "$root.partial" "$root"

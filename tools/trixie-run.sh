@@ -9,6 +9,7 @@ root=${CCL_TRIXIE_ROOT:-/var/cache/gst-ccl/trixie-root}
 checkout=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [ -x "$root/usr/bin/apt-get" ] || { echo "trixie-run: no trixie root at $root (run tools/trixie-root.sh)" >&2; exit 1; }
 [ $# -gt 0 ] || set -- bash
+[ "$(id -u)" -eq 0 ] || { echo "trixie-run: needs root (mounts, chroot); CCL_SKIP_126=1 skips the 1.26 target in tools/test.sh" >&2; exit 1; }
 
 if [ -z "${CCL_TRIXIE_NS:-}" ]; then
   # re-run this script in a new mount namespace whose mounts do not propagate to the host
