@@ -8,8 +8,7 @@
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_frame_ring_debug);
 #define GST_CAT_DEFAULT gst_ccl_frame_ring_debug
 
-// A gap without data has no frame to label.
-static bool is_empty_gap(GstBuffer* buffer) {
+bool gst_ccl_is_empty_gap(GstBuffer* buffer) {
   return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0;
 }
 
@@ -38,7 +37,7 @@ void GstCclFrameRing::submit(GstBuffer* buffer, const GstVideoInfo& info, const 
   slot.frame = frame;
   slot.failure = nullptr;
   slot.labelling = false;
-  if (!is_empty_gap(buffer)) {
+  if (!gst_ccl_is_empty_gap(buffer)) {
     try {
       slot.engine->submit(buffer, info, settings.options);
       slot.labelling = true;

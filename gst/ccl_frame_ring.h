@@ -20,6 +20,9 @@ struct GstCclFrameSettings {
   bool post_messages;
 };
 
+// A gap without data: there is no frame to label, it is passed on as it came.
+bool gst_ccl_is_empty_gap(GstBuffer* buffer);
+
 class GstCclFrameRing {
  public:
   // Posts messages and errors as `trans`, with its segment's times.

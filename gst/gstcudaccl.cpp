@@ -260,8 +260,7 @@ static GstFlowReturn gst_cuda_ccl_generate_output(GstBaseTransform* trans, GstBu
       return flow;
     }
 #endif
-    const bool gap = GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size(buffer) == 0;
-    const guint64 frame = gap ? self->frames : ++self->frames;
+    const guint64 frame = gst_ccl_is_empty_gap(buffer) ? self->frames : ++self->frames;
     // Metadata is attached in place.
     self->ring->submit(gst_buffer_make_writable(buffer), self->info, gst_cuda_ccl_frame_settings(self), frame);
   }
