@@ -18,8 +18,6 @@ class Analyzer {
   virtual void submit(const ImageView& image, const Options& options, const LabelView* labels = nullptr) = 0;
   // Finishes the frame submit() started and fills `result` per the contract.
   virtual void collect(Result& result) = 0;
-  // True between submit() and collect().
-  virtual bool pending() const = 0;
   // Labels one frame: submit() then collect().
   void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels = nullptr) {
     submit(image, options, labels);

@@ -47,7 +47,6 @@ class CudaAnalyzer final : public Analyzer {
   // collect() synchronizes the stream and fills `result`.
   void submit(const ImageView& image, const Options& options, const LabelView* labels = nullptr) override;
   void collect(Result& result) override;
-  bool pending() const override;
   // `image.data` is host memory: one async upload into reused device memory, then submit().
   void submit_host(const ImageView& image, const Options& options);
   // submit_host() then collect().

@@ -46,8 +46,6 @@ class RasterSegmentsAnalyzer final : public Analyzer {
     if (want_labels) write_labels(image_, labels_);
   }
 
-  bool pending() const override { return pending_; }
-
  private:
   // Run boundaries are the positions where foreground-ness changes; recorded without branches
   // because random masks make the branch unpredictable.

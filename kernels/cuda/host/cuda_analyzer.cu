@@ -61,7 +61,6 @@ void CudaAnalyzer::submit(const ImageView& image, const Options& options, const 
   impl_->submit(image, options, labels);
 }
 void CudaAnalyzer::collect(Result& result) { impl_->collect(result); }
-bool CudaAnalyzer::pending() const { return impl_->pending(); }
 void CudaAnalyzer::submit_host(const ImageView& image, const Options& options) { impl_->submit_host(image, options); }
 void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result) {
   impl_->run_host(image, options, result);

@@ -44,7 +44,6 @@ class FramePipeline {
   // until collect().
   void submit(const ImageView& image, const Options& options, const LabelView* labels);
   void collect(Result& result);
-  bool pending() const { return pending_; }
   // `image.data` is host memory: one async upload into reused device memory, then submit().
   void submit_host(const ImageView& image, const Options& options);
   // submit_host() then collect().
