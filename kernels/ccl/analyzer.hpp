@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "ccl/foreground.hpp"
 #include "ccl/types.hpp"
 
 namespace ccl {
@@ -18,6 +19,9 @@ class Analyzer {
   virtual void submit(const ImageView& image, const Options& options, const LabelView* labels = nullptr) = 0;
   // Finishes the frame submit() started and fills `result` per the contract.
   virtual void collect(Result& result) = 0;
+  // The model Foreground::Motion updates; of this backend, or Error(InvalidArgument). Without one,
+  // the first motion frame makes the analyzer its own. nullptr drops the current one.
+  virtual void set_background_model(std::shared_ptr<BackgroundModel> model) = 0;
   // Labels one frame: submit() then collect().
   void run(const ImageView& image, const Options& options, Result& result, const LabelView* labels = nullptr) {
     submit(image, options, labels);

@@ -14,6 +14,10 @@ namespace ccl {
 
 class Profiling;
 
+// Device memory; for CudaAnalyzer. Create and use it with the analyzers' CUDA context current.
+// Updates on different analyzers' streams are ordered through a CUDA event the model keeps.
+std::shared_ptr<BackgroundModel> make_cuda_background_model();
+
 // True when a CUDA device can run our kernels; otherwise `why` says what is missing.
 bool cuda_device_usable(std::string* why);
 
@@ -47,6 +51,7 @@ class CudaAnalyzer final : public Analyzer {
   // collect() synchronizes the stream and fills `result`.
   void submit(const ImageView& image, const Options& options, const LabelView* labels = nullptr) override;
   void collect(Result& result) override;
+  void set_background_model(std::shared_ptr<BackgroundModel> model) override;
   // `image.data` is host memory: one async upload into reused device memory, then submit().
   void submit_host(const ImageView& image, const Options& options);
   // submit_host() then collect().

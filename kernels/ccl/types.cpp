@@ -20,6 +20,17 @@ void validate(const ImageView& image, const Options& options) {
     fail("algorithm " + std::to_string(int(options.algorithm)) + " is not one of the named algorithms");
   if (std::string(to_string(options.analysis)) == "unknown")
     fail("analysis " + std::to_string(int(options.analysis)) + " is not one of the named analyses");
+  if (std::string(to_string(options.foreground)) == "unknown")
+    fail("foreground " + std::to_string(int(options.foreground)) + " is not one of the named foreground modes");
+  if (options.motion_factor < 1 || options.motion_factor > kMaxMotionFactor)
+    fail("motion factor must be 1.." + std::to_string(kMaxMotionFactor) + ", not " +
+         std::to_string(int(options.motion_factor)));
+  if (options.open_radius < 0 || options.open_radius > kMaxMorphologyRadius)
+    fail("open radius must be 0.." + std::to_string(kMaxMorphologyRadius) + ", not " +
+         std::to_string(options.open_radius));
+  if (options.close_radius < 0 || options.close_radius > kMaxMorphologyRadius)
+    fail("close radius must be 0.." + std::to_string(kMaxMorphologyRadius) + ", not " +
+         std::to_string(options.close_radius));
 }
 
 const char* to_string(Algorithm algorithm) {
@@ -44,5 +55,13 @@ const char* to_string(Analysis analysis) {
 }
 
 const char* to_string(Order order) { return order == Order::Area ? "area" : "raster"; }
+
+const char* to_string(Foreground foreground) {
+  switch (foreground) {
+    case Foreground::Threshold: return "threshold";
+    case Foreground::Motion: return "motion";
+  }
+  return "unknown";
+}
 
 }  // namespace ccl

@@ -28,9 +28,13 @@ struct LabelView {
 enum class Order { Raster, Area };
 enum class Algorithm { OptimizedUF, EightDLS, M8DLS, ColumnRuns, RasterSegments };
 enum class Analysis { FlslCd, Naive, Flsl, FlslOtf };
+// How plane 0 becomes the mask that is labelled (see ccl/foreground.hpp for the exact arithmetic).
+enum class Foreground { Threshold, Motion };
 
 constexpr std::uint32_t kUnlimited = std::numeric_limits<std::uint32_t>::max();
 constexpr int kMaxSide = 65535;  // frames up to 65535 x 65535 keep pixel indices in 32 bits
+constexpr int kMaxMotionFactor = 15;
+constexpr int kMaxMorphologyRadius = 15;  // open/close radius; the GPU tile's halo is sized for it
 
 struct Options {
   int connectivity = 8;          // 4 or 8
@@ -41,6 +45,12 @@ struct Options {
   Order order = Order::Raster;
   Algorithm algorithm = Algorithm::OptimizedUF;  // GPU only; the CPU backend always uses raster segments
   Analysis analysis = Analysis::FlslCd;          // GPU only
+  // The foreground stage, before labelling (ccl/foreground.hpp). The defaults are the plain
+  // threshold mask above: no model, no morphology.
+  Foreground foreground = Foreground::Threshold;
+  std::uint8_t motion_factor = 4;  // Sigma-Delta's N, 1..15: lower = more sensitive
+  int open_radius = 0;             // binary opening, square of side 2r+1, 0..kMaxMorphologyRadius, 0 = off
+  int close_radius = 0;            // binary closing after the opening, same square
 };
 
 // Same layout as GstCclComponent in gst/ccl/gstcclmeta.h (checked there with static_assert).
@@ -81,5 +91,6 @@ void validate(const ImageView& image, const Options& options);
 const char* to_string(Algorithm algorithm);
 const char* to_string(Analysis analysis);
 const char* to_string(Order order);
+const char* to_string(Foreground foreground);
 
 }  // namespace ccl

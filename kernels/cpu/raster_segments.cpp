@@ -25,11 +25,15 @@ class RasterSegmentsAnalyzer final : public Analyzer {
     if (labels && labels->data == nullptr) throw Error(Error::Kind::InvalidArgument, "label map has no data");
     if (labels && labels->stride < image.width)
       throw Error(Error::Kind::InvalidArgument, "label map stride is smaller than the width");
+    if (options.foreground != Foreground::Threshold || options.open_radius || options.close_radius)
+      throw Error(Error::Kind::InvalidArgument, "the foreground stage is not built yet");
     image_ = image;
     options_ = options;
     labels_ = labels ? *labels : LabelView{};
     pending_ = true;
   }
+
+  void set_background_model(std::shared_ptr<BackgroundModel> model) override { model_ = std::move(model); }
 
   void collect(Result& result) override {
     if (!pending_) throw Error(Error::Kind::InvalidArgument, "collect() called without submit()");
@@ -147,6 +151,7 @@ class RasterSegmentsAnalyzer final : public Analyzer {
   }
 
   // Scratch kept between frames: the run and union-find arrays are not reallocated per frame.
+  std::shared_ptr<BackgroundModel> model_;
   std::vector<std::int32_t> edges_;
   std::vector<std::uint32_t> row_begin_;
   std::vector<Run> runs_;

@@ -61,6 +61,9 @@ void CudaAnalyzer::submit(const ImageView& image, const Options& options, const 
   impl_->submit(image, options, labels);
 }
 void CudaAnalyzer::collect(Result& result) { impl_->collect(result); }
+void CudaAnalyzer::set_background_model(std::shared_ptr<BackgroundModel>) {
+  throw Error(Error::Kind::InvalidArgument, "the foreground stage is not built yet");
+}
 void CudaAnalyzer::submit_host(const ImageView& image, const Options& options) { impl_->submit_host(image, options); }
 void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result) {
   impl_->run_host(image, options, result);
