@@ -54,6 +54,9 @@ void GstCclFrameRing::attach_outputs(const Slot& slot, GstBuffer* buffer) {
   gst_ccl_outputs_remove(buffer);
   gst_ccl_outputs_add_meta(buffer, result);
   if (slot.settings.attach_roi_meta) gst_ccl_outputs_add_roi_metas(buffer, result.components);
+#if CCL_HAVE_ANALYTICS
+  if (slot.settings.attach_analytics_meta) gst_ccl_outputs_add_analytics_meta(buffer, result.components);
+#endif
   if (slot.settings.post_messages) {
     const GstSegment& segment = trans_->segment;
     const GstClockTime pts = GST_BUFFER_PTS(buffer);

@@ -17,6 +17,7 @@
 struct GstCclFrameSettings {
   ccl::Options options;
   bool attach_roi_meta;
+  bool attach_analytics_meta;
   bool post_messages;
 };
 

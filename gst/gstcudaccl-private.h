@@ -21,6 +21,7 @@ struct _GstCudaCcl {
   GstCudaCclBackend backend;
   gint device_id;
   gboolean attach_roi_meta;
+  gboolean attach_analytics_meta;  // always FALSE where built without gstreamer-analytics
   gboolean post_messages;
   guint frames_in_flight;
   gboolean gpu_only_logged;  // the "ignored on the CPU backend" note was logged for these values

@@ -34,6 +34,7 @@ enum {
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
   PROP_ATTACH_ROI_META,
+  PROP_ATTACH_ANALYTICS_META,
   PROP_POST_MESSAGES,
   PROP_FRAMES_IN_FLIGHT,
   PROP_ACTIVE_BACKEND,
@@ -42,6 +43,7 @@ enum {
 #define DEFAULT_BACKEND GST_CUDA_CCL_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID -1
 #define DEFAULT_ATTACH_ROI_META TRUE
+#define DEFAULT_ATTACH_ANALYTICS_META TRUE
 #define DEFAULT_POST_MESSAGES FALSE
 #define DEFAULT_FRAMES_IN_FLIGHT 1
 #define MAX_FRAMES_IN_FLIGHT 8
@@ -75,6 +77,7 @@ static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GVal
     case PROP_BACKEND: self->backend = GstCudaCclBackend(g_value_get_enum(value)); break;
     case PROP_CUDA_DEVICE_ID: self->device_id = g_value_get_int(value); break;
     case PROP_ATTACH_ROI_META: self->attach_roi_meta = g_value_get_boolean(value); break;
+    case PROP_ATTACH_ANALYTICS_META: self->attach_analytics_meta = g_value_get_boolean(value); break;
     case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean(value); break;
     case PROP_FRAMES_IN_FLIGHT: self->frames_in_flight = g_value_get_uint(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
@@ -97,6 +100,7 @@ static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* va
     case PROP_BACKEND: g_value_set_enum(value, self->backend); break;
     case PROP_CUDA_DEVICE_ID: g_value_set_int(value, self->device_id); break;
     case PROP_ATTACH_ROI_META: g_value_set_boolean(value, self->attach_roi_meta); break;
+    case PROP_ATTACH_ANALYTICS_META: g_value_set_boolean(value, self->attach_analytics_meta); break;
     case PROP_POST_MESSAGES: g_value_set_boolean(value, self->post_messages); break;
     case PROP_FRAMES_IN_FLIGHT: g_value_set_uint(value, self->frames_in_flight); break;
     case PROP_ACTIVE_BACKEND: g_value_set_string(value, gst_cuda_ccl_active_backend_name(self->active_backend)); break;
@@ -203,7 +207,8 @@ static gboolean gst_cuda_ccl_propose_allocation(GstBaseTransform* trans, GstQuer
 // What the next frame is finished with, and a note when it names GPU kernels the CPU never runs.
 static GstCclFrameSettings gst_cuda_ccl_frame_settings(GstCudaCcl* self) {
   GST_OBJECT_LOCK(self);
-  const GstCclFrameSettings settings{self->options, bool(self->attach_roi_meta), bool(self->post_messages)};
+  const GstCclFrameSettings settings{self->options, bool(self->attach_roi_meta), bool(self->attach_analytics_meta),
+                                     bool(self->post_messages)};
   const ccl::Options defaults;
   const bool log_gpu_only = !self->gpu_only_logged && self->active_backend == GST_CUDA_CCL_ACTIVE_CPU &&
                             (settings.options.algorithm != defaults.algorithm ||
@@ -384,6 +389,14 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
                            "Also attach one GstVideoRegionOfInterestMeta of type connected-component per "
                            "reported component",
                            DEFAULT_ATTACH_ROI_META, flags));
+#if CCL_HAVE_ANALYTICS
+  g_object_class_install_property(
+      gobject_class, PROP_ATTACH_ANALYTICS_META,
+      g_param_spec_boolean("attach-analytics-meta", "Attach analytics meta",
+                           "Also attach one GstAnalyticsRelationMeta per frame holding one GstAnalyticsODMtd of "
+                           "type connected-component (confidence 1.0) per reported component, in order",
+                           DEFAULT_ATTACH_ANALYTICS_META, flags));
+#endif
   g_object_class_install_property(
       gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean("post-messages", "Post messages",
@@ -446,6 +459,7 @@ static void gst_cuda_ccl_init(GstCudaCcl* self) {
   self->backend = DEFAULT_BACKEND;
   self->device_id = DEFAULT_CUDA_DEVICE_ID;
   self->attach_roi_meta = DEFAULT_ATTACH_ROI_META;
+  self->attach_analytics_meta = CCL_HAVE_ANALYTICS ? DEFAULT_ATTACH_ANALYTICS_META : FALSE;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   self->active_backend = GST_CUDA_CCL_ACTIVE_NONE;

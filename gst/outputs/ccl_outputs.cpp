@@ -39,9 +39,12 @@ void gst_ccl_outputs_remove(GstBuffer* buffer) {
       buffer,
       [](GstBuffer*, GstMeta** meta, gpointer) -> gboolean {
         const GType api = (*meta)->info->api;
-        const bool ours = api == GST_CCL_META_API_TYPE ||
+        bool ours = api == GST_CCL_META_API_TYPE ||
                           (api == GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE &&
                            reinterpret_cast<GstVideoRegionOfInterestMeta*>(*meta)->roi_type == quarks().roi_type);
+#if CCL_HAVE_ANALYTICS
+        ours = ours || gst_ccl_outputs_is_earlier_analytics_meta(*meta);
+#endif
         if (ours) *meta = nullptr;  // tells gst_buffer_foreach_meta to remove it
         return TRUE;
       },

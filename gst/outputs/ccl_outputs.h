@@ -7,9 +7,10 @@
 #include <gst/gst.h>
 
 #include "ccl/types.hpp"
+#include "config.h"
 
-// Removes the GstCclMeta and "connected-component" ROI metas an earlier cudaccl attached, so a
-// buffer carries one answer: the one of the element it last went through.
+// Removes the GstCclMeta, "connected-component" ROI metas and relation meta of ODMtds an earlier
+// cudaccl attached, so a buffer carries one answer: the one of the element it last went through.
 void gst_ccl_outputs_remove(GstBuffer* buffer);
 
 // Attaches one GstCclMeta with every reported component.
@@ -18,6 +19,14 @@ void gst_ccl_outputs_add_meta(GstBuffer* buffer, const ccl::Result& result);
 // Attaches one GstVideoRegionOfInterestMeta per component, in order, each with its one
 // "connected-component" param (label, area, centroid-x, centroid-y).
 void gst_ccl_outputs_add_roi_metas(GstBuffer* buffer, const std::vector<ccl::Component>& components);
+
+#if CCL_HAVE_ANALYTICS
+// Attaches one ODMtd (type "connected-component", the component's box, confidence 1.0) per
+// component, in order, to the buffer's relation meta, made presized when it has none.
+void gst_ccl_outputs_add_analytics_meta(GstBuffer* buffer, const std::vector<ccl::Component>& components);
+// True for a relation meta that holds nothing but an earlier cudaccl's ODMtds.
+bool gst_ccl_outputs_is_earlier_analytics_meta(GstMeta* meta);
+#endif
 
 // Times of the frame the message describes; GST_CLOCK_TIME_NONE where unknown.
 struct GstCclFrameTimes {
