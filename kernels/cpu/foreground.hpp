@@ -30,7 +30,7 @@ class SquareMorphology {
   // Erosion (every pixel of the window set) or dilation (any pixel set), in place.
   void filter(std::uint8_t* mask, int width, int height, int radius, bool erode);
 
-  std::vector<std::uint8_t> rows_;   // the horizontal pass's output
+  std::vector<std::uint8_t> rows_;    // the horizontal pass's output
   std::vector<std::uint16_t> count_;  // per column: set pixels of the vertical window (<= 31)
 };
 

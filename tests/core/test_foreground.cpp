@@ -33,7 +33,8 @@ struct OracleStream {
   oracle::SigmaDelta model;
   oracle::Mask mask;  // the last frame's, for the non-triviality checks
   oracle::Output next(const frames::Frame& f, const ccl::Options& o) {
-    mask = o.foreground == ccl::Foreground::Motion ? model.next(f, o.motion_factor) : oracle::threshold_mask(f, o.threshold);
+    mask = o.foreground == ccl::Foreground::Motion ? model.next(f, o.motion_factor)
+                                                   : oracle::threshold_mask(f, o.threshold);
     mask = oracle::open_close(mask, f.width, f.height, o.open_radius, o.close_radius);
     ccl::Options label_opts = o;
     label_opts.threshold = 0;
@@ -91,7 +92,8 @@ Counts check_sequence(const Sequence& seq, const ccl::Options& o, const std::str
   for (std::size_t t = 0; t < seq.size(); ++t) {
     const oracle::Output expected = want.next(seq[t], o);
     const Output got = run(*a, seq[t], o);
-    EXPECT_EQ(mismatch(got, expected, seq[t]), "") << name << " frame " << t << " " << seq[t].name << " " << describe(o);
+    EXPECT_EQ(mismatch(got, expected, seq[t]), "")
+        << name << " frame " << t << " " << seq[t].name << " " << describe(o);
     ++c.frames;
     c.pixels += want.mask.size();
     for (std::uint8_t m : want.mask) c.foreground += m;
@@ -203,7 +205,8 @@ TEST(Foreground, ThresholdWithMorphology) {
 TEST(Foreground, AdversarialSequences) {
   const int w = 45, h = 29;
   const Sequence still = generated("still", w, h, 6, [](int x, int y, int) { return (x * 7 + y * 3) & 255; });
-  const Sequence all_change = generated("all change", w, h, 12, [](int x, int y, int t) { return (x + y + 37 * t) & 255; });
+  const Sequence all_change =
+      generated("all change", w, h, 12, [](int x, int y, int t) { return (x + y + 37 * t) & 255; });
   const Sequence flicker = generated("flicker", w, h, 12, [](int, int, int t) { return t % 2 ? 255 : 0; });
   const Sequence saturated = generated("saturated", w, h, 12, [](int x, int y, int t) {
     return ((x / 3 + y / 2 + (t > 5 ? x % 5 : 0)) % 2) ? 255 : 0;  // 0/255, part of it switching at t=6
@@ -363,8 +366,10 @@ TEST(Foreground, InvalidOptionsAreRefusedWithoutTouchingTheModel) {
     expect_invalid([&] { a->submit(corecheck::view(f), fg_opts(kMotion, 8, 0, 0, std::uint8_t(factor))); },
                    "motion_factor " + std::to_string(factor));
   for (int radius : {-1, 16}) {
-    expect_invalid([&] { a->submit(corecheck::view(f), fg_opts(kMotion, 8, radius, 0)); }, "open " + std::to_string(radius));
-    expect_invalid([&] { a->submit(corecheck::view(f), fg_opts(kMotion, 8, 0, radius)); }, "close " + std::to_string(radius));
+    expect_invalid([&] { a->submit(corecheck::view(f), fg_opts(kMotion, 8, radius, 0)); },
+                   "open " + std::to_string(radius));
+    expect_invalid([&] { a->submit(corecheck::view(f), fg_opts(kMotion, 8, 0, radius)); },
+                   "close " + std::to_string(radius));
     expect_invalid([&] { a->submit(corecheck::view(f), fg_opts(kThreshold, 8, radius, 0)); }, "threshold open");
   }
   ccl::Options bad_mode = fg_opts(kMotion, 8, 0, 0);
