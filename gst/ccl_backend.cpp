@@ -23,17 +23,28 @@ static void use_engines(GstCudaCcl* self, GstCudaCclActiveBackend backend, Engin
   g_object_notify(G_OBJECT(self), "active-backend");
 }
 
+// One background model for all the engines: each frame's update follows the previous frame's.
 static Engines cpu_engines(guint n) {
+  const std::shared_ptr<ccl::BackgroundModel> model = gst_ccl_background_model_new_cpu();
   Engines engines;
-  for (guint i = 0; i < n; ++i) engines.push_back(gst_ccl_engine_new_cpu());
+  for (guint i = 0; i < n; ++i) engines.push_back(gst_ccl_engine_new_cpu(model));
   return engines;
 }
 
 #if CCL_HAVE_CUDA
 static Engines cuda_engines(GstCudaContext* context, guint n) {
+  std::shared_ptr<ccl::BackgroundModel> model = gst_ccl_background_model_new_cuda(context);
   Engines engines;
-  for (guint i = 0; i < n; ++i) engines.push_back(gst_ccl_engine_new_cuda(std::make_unique<GstCudaCclStream>(context)));
-  return engines;
+  try {
+    for (guint i = 0; i < n; ++i)
+      engines.push_back(gst_ccl_engine_new_cuda(std::make_unique<GstCudaCclStream>(context), model));
+  } catch (...) {
+    engines.clear();
+    GstCudaCclContextScope scope(context);  // the model's device memory is freed in its context
+    model.reset();
+    throw;
+  }
+  return engines;  // they hold the model; the last one frees it inside its context
 }
 
 void gst_cuda_ccl_move_to_context(GstCudaCcl* self, GstCudaContext* context) {

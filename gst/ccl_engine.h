@@ -24,6 +24,9 @@ class GstCclEngine {
   virtual void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options) = 0;
   // Waits for the submitted frame, fills `result` and unmaps the frame (also when it throws).
   virtual void collect(ccl::Result& result) = 0;
+  // The next frame submitted to any engine starts the background model they share afresh; frames
+  // submitted before keep the model they were submitted with. Throws ccl::Error.
+  virtual void reset_background() = 0;
 };
 
 // Plane 0 of one frame, mapped from submit() to collect().
@@ -65,9 +68,14 @@ class GstCclPlane0Map {
   bool mapped_ = false;
 };
 
-std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cpu();
+// `model`: the element's one background model, shared by all its engines (foreground=motion).
+std::shared_ptr<ccl::BackgroundModel> gst_ccl_background_model_new_cpu();
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cpu(std::shared_ptr<ccl::BackgroundModel> model);
 
 #if CCL_HAVE_CUDA
-// Labels on `stream` (its context is the engine's); throws ccl::Error.
-std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cuda(std::unique_ptr<GstCudaCclStream> stream);
+// Device memory in `context`; throws ccl::Error.
+std::shared_ptr<ccl::BackgroundModel> gst_ccl_background_model_new_cuda(GstCudaContext* context);
+// Labels on `stream` (its context is the engine's and the model's); throws ccl::Error.
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cuda(std::unique_ptr<GstCudaCclStream> stream,
+                                                      std::shared_ptr<ccl::BackgroundModel> model);
 #endif

@@ -4,7 +4,10 @@ namespace {
 
 class CpuEngine final : public GstCclEngine {
  public:
-  CpuEngine() : analyzer_(ccl::make_cpu_analyzer()) {}
+  explicit CpuEngine(std::shared_ptr<ccl::BackgroundModel> model)
+      : analyzer_(ccl::make_cpu_analyzer()), model_(std::move(model)) {
+    analyzer_->set_background_model(model_);
+  }
   void reserve(int, int, bool, const ccl::Options&) override {}
   // CUDA memory is downloaded by the plain map.
   void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options) override {
@@ -14,12 +17,18 @@ class CpuEngine final : public GstCclEngine {
   void collect(ccl::Result& result) override {
     map_.release_after([&] { analyzer_->collect(result); });
   }
+  void reset_background() override { model_->reset(); }
 
  private:
   std::unique_ptr<ccl::Analyzer> analyzer_;
+  std::shared_ptr<ccl::BackgroundModel> model_;  // the analyzer's, shared with the other engines
   GstCclPlane0Map map_;
 };
 
 }  // namespace
 
-std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cpu() { return std::make_unique<CpuEngine>(); }
+std::shared_ptr<ccl::BackgroundModel> gst_ccl_background_model_new_cpu() { return ccl::make_cpu_background_model(); }
+
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cpu(std::shared_ptr<ccl::BackgroundModel> model) {
+  return std::make_unique<CpuEngine>(std::move(model));
+}

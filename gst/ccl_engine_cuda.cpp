@@ -12,15 +12,18 @@ namespace {
 // memory is uploaded on the engine's stream.
 class CudaEngine final : public GstCclEngine {
  public:
-  explicit CudaEngine(std::unique_ptr<GstCudaCclStream> stream) : stream_(std::move(stream)) {
+  CudaEngine(std::unique_ptr<GstCudaCclStream> stream, std::shared_ptr<ccl::BackgroundModel> model)
+      : stream_(std::move(stream)), model_(std::move(model)) {
     GstCudaCclContextScope scope(stream_->context());
     analyzer_ = std::make_unique<ccl::CudaAnalyzer>(reinterpret_cast<CUstream_st*>(stream_->handle()));
+    analyzer_->set_background_model(model_);
   }
   ~CudaEngine() override {
-    // The analyzer frees device memory: inside its context, before the stream goes.
+    // The analyzer frees device memory (the last one the model's too): inside its context, before the stream goes.
     if (gst_cuda_context_push(stream_->context())) {
       map_.unmap();
       analyzer_.reset();
+      model_.reset();
       gst_cuda_context_pop(nullptr);
     }
   }
@@ -52,19 +55,31 @@ class CudaEngine final : public GstCclEngine {
     });
   }
 
+  void reset_background() override {
+    GstCudaCclContextScope scope(stream_->context());
+    model_->reset();
+  }
+
  private:
   std::unique_ptr<GstCudaCclStream> stream_;
   std::unique_ptr<ccl::CudaAnalyzer> analyzer_;
+  std::shared_ptr<ccl::BackgroundModel> model_;  // the analyzer's, shared with the other engines
   GstCclPlane0Map map_;
 };
 
 }  // namespace
 
-std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cuda(std::unique_ptr<GstCudaCclStream> stream) {
+std::shared_ptr<ccl::BackgroundModel> gst_ccl_background_model_new_cuda(GstCudaContext* context) {
+  GstCudaCclContextScope scope(context);
+  return ccl::make_cuda_background_model();
+}
+
+std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cuda(std::unique_ptr<GstCudaCclStream> stream,
+                                                      std::shared_ptr<ccl::BackgroundModel> model) {
   static gsize debug_once = 0;
   if (g_once_init_enter(&debug_once)) {
     GST_DEBUG_CATEGORY_INIT(gst_ccl_engine_cuda_debug, "cudacclengine", 0, "cudaccl CUDA engine");
     g_once_init_leave(&debug_once, 1);
   }
-  return std::make_unique<CudaEngine>(std::move(stream));
+  return std::make_unique<CudaEngine>(std::move(stream), std::move(model));
 }

@@ -28,6 +28,15 @@ void GstCclFrameRing::reserve(int width, int height, bool system_memory, const c
   for (Slot& slot : slots_) slot.engine->reserve(width, height, system_memory, options);
 }
 
+void GstCclFrameRing::reset_background() {
+  if (slots_.empty()) return;
+  try {
+    slots_[0].engine->reset_background();  // the engines share one model
+  } catch (const ccl::Error& e) {
+    GST_WARNING_OBJECT(trans_, "could not reset the background model: %s", e.what());
+  }
+}
+
 void GstCclFrameRing::submit(GstBuffer* buffer, const GstVideoInfo& info, const GstCclFrameSettings& settings,
                              guint64 frame) {
   Slot& slot = slots_[next_];
@@ -37,13 +46,14 @@ void GstCclFrameRing::submit(GstBuffer* buffer, const GstVideoInfo& info, const 
   slot.frame = frame;
   slot.failure = nullptr;
   slot.labelling = false;
-  if (!gst_ccl_is_empty_gap(buffer)) {
-    try {
+  try {
+    if (GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT)) slot.engine->reset_background();
+    if (!gst_ccl_is_empty_gap(buffer)) {
       slot.engine->submit(buffer, info, settings.options);
       slot.labelling = true;
-    } catch (...) {
-      slot.failure = std::current_exception();
     }
+  } catch (...) {
+    slot.failure = std::current_exception();
   }
   next_ = (next_ + 1) % slots_.size();
   ++pending_;

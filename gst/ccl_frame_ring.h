@@ -35,8 +35,11 @@ class GstCclFrameRing {
   // Every engine, for frames of this size and memory (throws ccl::Error).
   void reserve(int width, int height, bool system_memory, const ccl::Options& options);
 
+  // The next frame starts the engines' shared background model afresh (caps change, flush).
+  void reset_background();
   // Starts labelling `buffer` (writable; the ring owns it) in the next free slot; a failure is
   // kept for finish_oldest(), so failures reach the user in frame order. `frame` counts from 1.
+  // A DISCONT buffer resets the background model before its frame.
   void submit(GstBuffer* buffer, const GstVideoInfo& info, const GstCclFrameSettings& settings, guint64 frame);
   // True when every slot holds a frame: the oldest must be finished before the next submit.
   bool full() const { return !slots_.empty() && pending_ == slots_.size(); }

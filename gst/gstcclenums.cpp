@@ -61,6 +61,15 @@ GType gst_cuda_ccl_backend_get_type() {
   return register_enum(&type, "GstCudaCclBackend", values);
 }
 
+GType gst_cuda_ccl_foreground_get_type() {
+  static GType type = 0;
+  static const GEnumValue values[] = {
+      {int(ccl::Foreground::Threshold), "Pixels brighter than the threshold", "threshold"},
+      {int(ccl::Foreground::Motion), "Pixels departing from a per-pixel background model (Sigma-Delta)", "motion"},
+      {0, nullptr, nullptr}};
+  return register_enum(&type, "GstCudaCclForeground", values);
+}
+
 const char* gst_cuda_ccl_active_backend_name(GstCudaCclActiveBackend backend) {
   switch (backend) {
     case GST_CUDA_CCL_ACTIVE_CPU: return "cpu";

@@ -17,9 +17,11 @@ GType gst_cuda_ccl_algorithm_get_type();     // ccl::Algorithm
 GType gst_cuda_ccl_analysis_get_type();      // ccl::Analysis
 GType gst_cuda_ccl_order_get_type();         // ccl::Order
 GType gst_cuda_ccl_backend_get_type();       // GstCudaCclBackend
+GType gst_cuda_ccl_foreground_get_type();    // ccl::Foreground
 
 #define GST_TYPE_CUDA_CCL_CONNECTIVITY (gst_cuda_ccl_connectivity_get_type())
 #define GST_TYPE_CUDA_CCL_ALGORITHM (gst_cuda_ccl_algorithm_get_type())
 #define GST_TYPE_CUDA_CCL_ANALYSIS (gst_cuda_ccl_analysis_get_type())
 #define GST_TYPE_CUDA_CCL_ORDER (gst_cuda_ccl_order_get_type())
 #define GST_TYPE_CUDA_CCL_BACKEND (gst_cuda_ccl_backend_get_type())
+#define GST_TYPE_CUDA_CCL_FOREGROUND (gst_cuda_ccl_foreground_get_type())

@@ -38,6 +38,10 @@ enum {
   PROP_POST_MESSAGES,
   PROP_FRAMES_IN_FLIGHT,
   PROP_ACTIVE_BACKEND,
+  PROP_FOREGROUND,
+  PROP_MOTION_FACTOR,
+  PROP_OPEN,
+  PROP_CLOSE,
 };
 
 #define DEFAULT_BACKEND GST_CUDA_CCL_BACKEND_AUTO
@@ -80,6 +84,10 @@ static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GVal
     case PROP_ATTACH_ANALYTICS_META: self->attach_analytics_meta = g_value_get_boolean(value); break;
     case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean(value); break;
     case PROP_FRAMES_IN_FLIGHT: self->frames_in_flight = g_value_get_uint(value); break;
+    case PROP_FOREGROUND: self->options.foreground = ccl::Foreground(g_value_get_enum(value)); break;
+    case PROP_MOTION_FACTOR: self->options.motion_factor = std::uint8_t(g_value_get_uint(value)); break;
+    case PROP_OPEN: self->options.open_radius = int(g_value_get_uint(value)); break;
+    case PROP_CLOSE: self->options.close_radius = int(g_value_get_uint(value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -104,6 +112,10 @@ static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* va
     case PROP_POST_MESSAGES: g_value_set_boolean(value, self->post_messages); break;
     case PROP_FRAMES_IN_FLIGHT: g_value_set_uint(value, self->frames_in_flight); break;
     case PROP_ACTIVE_BACKEND: g_value_set_string(value, gst_cuda_ccl_active_backend_name(self->active_backend)); break;
+    case PROP_FOREGROUND: g_value_set_enum(value, int(self->options.foreground)); break;
+    case PROP_MOTION_FACTOR: g_value_set_uint(value, self->options.motion_factor); break;
+    case PROP_OPEN: g_value_set_uint(value, guint(self->options.open_radius)); break;
+    case PROP_CLOSE: g_value_set_uint(value, guint(self->options.close_radius)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -156,6 +168,7 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
   // previous caps and will not call set_caps again when they come back.
   self->info = info;
   self->system_memory = system_memory;
+  self->ring->reset_background();  // the model learnt frames of the old caps
   GST_DEBUG_OBJECT(self, "labeling %dx%d %s frames", GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
                    GST_VIDEO_INFO_NAME(&info));
   return TRUE;
@@ -279,6 +292,7 @@ static gboolean gst_cuda_ccl_sink_event(GstBaseTransform* trans, GstEvent* event
   GstCudaCcl* self = GST_CUDA_CCL(trans);
   if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
     self->ring->drop_all();
+    self->ring->reset_background();  // the stream goes on from elsewhere
     self->held_flow = GST_FLOW_OK;
   } else if (GST_EVENT_IS_SERIALIZED(event)) {
     const GstFlowReturn flow = gst_cuda_ccl_drain(self);
@@ -416,6 +430,30 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
       g_param_spec_string("active-backend", "Active backend",
                           "The backend in use: \"none\" until the element starts, then \"cpu\" or \"cuda\"",
                           "none", GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property(
+      gobject_class, PROP_FOREGROUND,
+      g_param_spec_enum("foreground", "Foreground",
+                        "How plane 0 becomes the mask: pixels above the threshold, or pixels in motion against a "
+                        "per-pixel background model learnt from the frames (reset on caps change, flush and DISCONT)",
+                        GST_TYPE_CUDA_CCL_FOREGROUND, int(defaults.foreground), flags));
+  g_object_class_install_property(
+      gobject_class, PROP_MOTION_FACTOR,
+      g_param_spec_uint("motion-factor", "Motion factor",
+                        "foreground=motion: a pixel is foreground when it departs from its background by at least "
+                        "this many times its temporal deviation; lower = more sensitive",
+                        1, ccl::kMaxMotionFactor, defaults.motion_factor, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_OPEN,
+      g_param_spec_uint("open", "Open radius",
+                        "Binary opening of the mask (removes specks) with a (2r+1)-pixel square of this radius, "
+                        "in every foreground mode (0 = off)",
+                        0, ccl::kMaxMorphologyRadius, guint(defaults.open_radius), flags));
+  g_object_class_install_property(
+      gobject_class, PROP_CLOSE,
+      g_param_spec_uint("close", "Close radius",
+                        "Binary closing of the mask after the opening (fills gaps) with a (2r+1)-pixel square of "
+                        "this radius, in every foreground mode (0 = off)",
+                        0, ccl::kMaxMorphologyRadius, guint(defaults.close_radius), flags));
 
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);
@@ -450,6 +488,7 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_ANALYSIS, GstPluginAPIFlags(0));
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_ORDER, GstPluginAPIFlags(0));
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_BACKEND, GstPluginAPIFlags(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_FOREGROUND, GstPluginAPIFlags(0));
 
   GST_DEBUG_CATEGORY_INIT(gst_cuda_ccl_debug, "cudaccl", 0, "connected component labeling element");
 }

@@ -2,10 +2,13 @@
 // are the unit of work. Overlapping runs of adjacent rows are united (union-find on run indices,
 // linking the larger root under the smaller), statistics are summed per run, not per pixel.
 #include <algorithm>
+#include <string>
 #include <vector>
 
+#include "background_model.hpp"
 #include "ccl/analyzer.hpp"
 #include "ccl/finalize.hpp"
+#include "foreground.hpp"
 
 namespace ccl {
 namespace {
@@ -18,22 +21,34 @@ class RasterSegmentsAnalyzer final : public Analyzer {
  public:
   const char* backend_name() const override { return "cpu"; }
 
-  // The work happens in collect(), on the caller's thread: there is no device to overlap with.
+  // Labelling happens in collect(), on the caller's thread (there is no device to overlap with);
+  // the foreground stage, when there is one, in submit().
   void submit(const ImageView& image, const Options& options, const LabelView* labels) override {
     if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
     validate(image, options);
     if (labels && labels->data == nullptr) throw Error(Error::Kind::InvalidArgument, "label map has no data");
     if (labels && labels->stride < image.width)
       throw Error(Error::Kind::InvalidArgument, "label map stride is smaller than the width");
-    if (options.foreground != Foreground::Threshold || options.open_radius || options.close_radius)
-      throw Error(Error::Kind::InvalidArgument, "the foreground stage is not built yet");
-    image_ = image;
+    // The model is updated here, not in collect(): submit order is frame order for analyzers
+    // sharing one model, and a reset() after submit() cannot reach a frame already submitted.
+    image_ = needs_mask(options) ? foreground_mask(image, options) : image;
     options_ = options;
+    if (needs_mask(options)) options_.threshold = 0;
     labels_ = labels ? *labels : LabelView{};
     pending_ = true;
   }
 
-  void set_background_model(std::shared_ptr<BackgroundModel> model) override { model_ = std::move(model); }
+  void set_background_model(std::shared_ptr<BackgroundModel> model) override {
+    if (!model) {
+      model_.reset();
+      return;
+    }
+    auto cpu_model = std::dynamic_pointer_cast<cpu::CpuBackgroundModel>(model);
+    if (!cpu_model)
+      throw Error(Error::Kind::InvalidArgument, std::string("a background model of the ") + model->backend_name() +
+                                                    " backend cannot be used by the cpu backend");
+    model_ = std::move(cpu_model);
+  }
 
   void collect(Result& result) override {
     if (!pending_) throw Error(Error::Kind::InvalidArgument, "collect() called without submit()");
@@ -51,6 +66,25 @@ class RasterSegmentsAnalyzer final : public Analyzer {
   }
 
  private:
+  static bool needs_mask(const Options& options) {
+    return options.foreground == Foreground::Motion || options.open_radius > 0 || options.close_radius > 0;
+  }
+
+  // The foreground stage into mask_ (0/1, reused), returned as the image to label with threshold 0.
+  ImageView foreground_mask(const ImageView& image, const Options& options) {
+    const int w = image.width, h = image.height;
+    mask_.resize(std::size_t(w) * h);
+    if (options.foreground == Foreground::Motion) {
+      if (!model_) model_ = std::make_shared<cpu::CpuBackgroundModel>();
+      model_->update(image, options.motion_factor, mask_.data());
+    } else {
+      cpu::threshold_mask(image, options.threshold, mask_.data());
+    }
+    morphology_.open(mask_.data(), w, h, options.open_radius);
+    morphology_.close(mask_.data(), w, h, options.close_radius);
+    return ImageView{mask_.data(), w, h, w};
+  }
+
   // Run boundaries are the positions where foreground-ness changes; recorded without branches
   // because random masks make the branch unpredictable.
   void extract_runs(const ImageView& image, std::uint8_t threshold) {
@@ -150,8 +184,10 @@ class RasterSegmentsAnalyzer final : public Analyzer {
     }
   }
 
-  // Scratch kept between frames: the run and union-find arrays are not reallocated per frame.
-  std::shared_ptr<BackgroundModel> model_;
+  // Scratch kept between frames: the mask, run and union-find arrays are not reallocated per frame.
+  std::shared_ptr<cpu::CpuBackgroundModel> model_;
+  std::vector<std::uint8_t> mask_;
+  cpu::SquareMorphology morphology_;
   std::vector<std::int32_t> edges_;
   std::vector<std::uint32_t> row_begin_;
   std::vector<Run> runs_;
