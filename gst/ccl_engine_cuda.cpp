@@ -38,6 +38,13 @@ class CudaEngine final : public GstCclEngine {
   void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options) override {
     const bool device = gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0));
     GST_TRACE("%s", device ? "labeling CUDA memory in place" : "uploading system memory");
+#if GST_CHECK_VERSION(1, 24, 0)
+    // Since 1.24 upstream may write the frame on its own stream; mapping does not wait for it.
+    if (device) {
+      GstCudaMemory* memory = GST_CUDA_MEMORY_CAST(gst_buffer_peek_memory(buffer, 0));
+      if (gst_cuda_memory_get_stream(memory)) gst_cuda_memory_sync(memory);
+    }
+#endif
     map_.map(buffer, info, device ? GstMapFlags(GST_MAP_READ | GST_MAP_CUDA) : GST_MAP_READ);
     map_.use([&](const ccl::ImageView& image) {
       GstCudaCclContextScope scope(stream_->context());

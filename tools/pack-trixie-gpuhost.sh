@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Packs the GStreamer 1.26 runtime of the Debian trixie root (tools/trixie-root.sh) for the GPU host,
+# which has the NVIDIA driver but no GStreamer and an older userland: trixie's own loader and glibc,
+# gst-launch/gst-inspect, the plugins the element tests use, and the shared-library closure of those
+# and of build-1.26's plugin and test binaries, into DIR (default .gpuhost126). DIR/run.sh runs a
+# command with that loader and those libraries, and the host's libcuda found after them.
+# Usage (root, after build-1.26 was built with CUDA): tools/pack-trixie-gpuhost.sh [DIR]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+out=${1:-.gpuhost126}
+rm -rf "$out" && mkdir -p "$out/lib" "$out/plugins" "$out/bin"
+bash tools/trixie-run.sh bash -euo pipefail -c '
+  out=$1
+  plugdir=/usr/lib/x86_64-linux-gnu/gstreamer-1.0
+  for p in coreelements app videoconvertscale videotestsrc nvcodec debugutilsbad analyticsoverlay; do
+    cp -f "$plugdir/libgst$p.so" "$out/plugins/"
+  done
+  cp -f /usr/bin/gst-launch-1.0 /usr/bin/gst-inspect-1.0 "$out/bin/"
+  cp -fL /lib64/ld-linux-x86-64.so.2 "$out/lib/"
+  bins=$(find build-1.26 -name "*.so*" -type f; find build-1.26/tests build-1.26/bench -type f -executable -name "ccl-*")
+  # the whole closure, glibc and the C++ runtime included: the host'"'"'s are older than trixie'"'"'s
+  for f in "$out"/plugins/*.so "$out"/bin/* $bins; do ldd "$f" 2>/dev/null | awk "/=> \\//{print \$3}"; done |
+    sort -u | grep -Ev "/(libcuda|libnvidia-[a-z-]*)\.so" | while read -r lib; do cp -fL "$lib" "$out/lib/"; done
+' _ "$out"
+cat > "$out/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# run.sh PROGRAM [ARGS...]: runs PROGRAM with the packed trixie loader and libraries, the host's
+# libcuda after them, and the packed plugins; plugins load in-process (no scanner of the host's ABI).
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cuda_dir=$(dirname "$(ldconfig -p | awk '/libcuda\.so\.1 .*x86-64/{print $NF; exit}')")
+export GST_PLUGIN_SYSTEM_PATH="$here/plugins"
+export GST_REGISTRY_FORK=no
+export GST_REGISTRY="${TMPDIR:-/tmp}/gst-registry-126.bin"
+prog=$1; shift
+exec "$here/lib/ld-linux-x86-64.so.2" --library-path "$here/lib:$cuda_dir" "$(command -v "$prog" || echo "$prog")" "$@"
+RUN
+chmod +x "$out/run.sh"
+echo "packed $(ls "$out/plugins" | wc -l) plugins and $(ls "$out/lib" | wc -l) libraries into $out ($(du -sh "$out" | cut -f1))"
