@@ -2,13 +2,13 @@
 # Packs the GStreamer 1.26 runtime of the Debian trixie root (tools/trixie-root.sh) for the GPU host,
 # which has the NVIDIA driver but no GStreamer and an older userland: trixie's own loader and glibc,
 # gst-launch/gst-inspect, the plugins the element tests use, and the shared-library closure of those
-# and of build-1.26's plugin and test binaries, into DIR (default .gpuhost126). DIR/run.sh runs a
+# and of build-1.26's plugin and element tests (copied too), into DIR (default .gpuhost126). DIR/run.sh runs a
 # command with that loader and those libraries, and the host's libcuda found after them.
 # Usage (root, after build-1.26 was built with CUDA): tools/pack-trixie-gpuhost.sh [DIR]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${1:-.gpuhost126}
-rm -rf "$out" && mkdir -p "$out/lib" "$out/plugins" "$out/bin"
+rm -rf "$out" && mkdir -p "$out/lib" "$out/plugins" "$out/bin" "$out/ccl"
 bash tools/trixie-run.sh bash -euo pipefail -c '
   out=$1
   plugdir=/usr/lib/x86_64-linux-gnu/gstreamer-1.0
@@ -17,7 +17,9 @@ bash tools/trixie-run.sh bash -euo pipefail -c '
   done
   cp -f /usr/bin/gst-launch-1.0 /usr/bin/gst-inspect-1.0 "$out/bin/"
   cp -fL /lib64/ld-linux-x86-64.so.2 "$out/lib/"
-  bins=$(find build-1.26 -name "*.so*" -type f; find build-1.26/tests build-1.26/bench -type f -executable -name "ccl-*")
+  cp -f build-1.26/gst/libgstccl.so "$out/ccl/"
+  cp -f build-1.26/tests/element/ccl-test-element "$out/bin/"
+  bins="$out/ccl/libgstccl.so"
   # the whole closure, glibc and the C++ runtime included: the host'"'"'s are older than trixie'"'"'s
   for f in "$out"/plugins/*.so "$out"/bin/* $bins; do ldd "$f" 2>/dev/null | awk "/=> \\//{print \$3}"; done |
     sort -u | grep -Ev "/(libcuda|libnvidia-[a-z-]*)\.so" | while read -r lib; do cp -fL "$lib" "$out/lib/"; done
@@ -29,6 +31,7 @@ cat > "$out/run.sh" <<'RUN'
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cuda_dir=$(dirname "$(ldconfig -p | awk '/libcuda\.so\.1 .*x86-64/{print $NF; exit}')")
 export GST_PLUGIN_SYSTEM_PATH="$here/plugins"
+export GST_PLUGIN_PATH="$here/ccl"
 export GST_REGISTRY_FORK=no
 export GST_REGISTRY="${TMPDIR:-/tmp}/gst-registry-126.bin"
 prog=$1; shift
