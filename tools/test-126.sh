@@ -2,13 +2,15 @@
 # The GStreamer 1.26 target: makes the Debian trixie root once (tools/trixie-root.sh), then, inside
 # it, builds into ./build-1.26 and runs the CPU-path suites (core, element, examples, reliability).
 # Results: build-1.26/meson-logs/testlog.json. Needs root (debootstrap, chroot, mounts).
-# The CUDA backend is off here for now: the element's CUDA code targets gstreamer-cuda 1.22.
+# With the CUDA toolkit at /usr/local/cuda (bind-mounted into the root) the CUDA backend is built
+# too, for sm_90 only (the H100 host runs it; the CPU-path suites here run without a GPU).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 rm -f build-1.26/meson-logs/testlog.json  # a stale log must not count as this run's results
 bash tools/trixie-root.sh
 bash tools/trixie-run.sh bash -euo pipefail -c '
-  [ -f build-1.26/build.ninja ] || meson setup build-1.26 -Dcuda=disabled -Dbench=disabled | tail -n 12
+  [ ! -x /usr/local/cuda/bin/nvcc ] || export PATH=/usr/local/cuda/bin:$PATH
+  [ -f build-1.26/build.ninja ] || meson setup build-1.26 -Dgpu_archs=90 -Dbench=disabled | tail -n 12
   ninja -C build-1.26 >/dev/null
   meson test -C build-1.26 --print-errorlogs --num-processes 2 \
     --suite core --suite element --suite examples --suite reliability'
