@@ -8,6 +8,15 @@
  * all below 100). Thresholding at 128 (cudaccl threshold=128) keeps exactly the objects; objects
  * that overlap merge into one component. The same seed and caps give the same frames.
  *
+ * scene=daylight is the hard case for foreground=motion (issue 23): a textured static background
+ * (smooth value noise over 25..230), textured objects (rectangles and ellipses, checker or stripes,
+ * 15..245) crossing the frame at 0.6..1.2 % of its smaller side per frame and leaving it, sensor
+ * noise (sigma ~2.4) and illumination drifting by +-5 grey levels over 700 frames. Object and
+ * background values overlap, so no global threshold finds the objects; a Sigma-Delta background
+ * model followed by an opening does. Frame 0 is empty (the model learns the street first); the
+ * frame number alone drives the scene. Every daylight buffer carries the objects' true boxes as the
+ * custom meta "GstCclTruthMeta" (see gst/demo/ccl_truth_meta.h).
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 cclblobsrc num-buffers=300 ! cudaccl threshold=128 ! videoconvert ! \
@@ -16,6 +25,9 @@
  */
 #include "cclblobsrc.h"
 
+#include "ccl_daylight_scene.h"
+#include "ccl_truth_attach.h"
+
 #include <config.h>
 
 #include <gst/video/video.h>
@@ -23,15 +35,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_blob_src_debug);
 #define GST_CAT_DEFAULT gst_ccl_blob_src_debug
 
-enum { PROP_0, PROP_N_BLOBS, PROP_SEED };
+enum { PROP_0, PROP_N_BLOBS, PROP_SEED, PROP_SCENE, PROP_DRAW_OBJECTS };
 
 #define DEFAULT_N_BLOBS 14u
 #define DEFAULT_SEED 1u
+#define DEFAULT_SCENE GST_CCL_BLOB_SRC_SCENE_BLOBS
 #define MAX_N_BLOBS 10000u
 #define DEFAULT_WIDTH 640
 #define DEFAULT_HEIGHT 360
@@ -67,15 +81,31 @@ double bounce(double p0, double v, double t, double lo, double hi) {
 
 }  // namespace
 
+GType gst_ccl_blob_src_scene_get_type() {
+  static GType type = 0;
+  static const GEnumValue values[] = {
+      {GST_CCL_BLOB_SRC_SCENE_BLOBS, "Bright blobs over a dim background (threshold=128 separates them)", "blobs"},
+      {GST_CCL_BLOB_SRC_SCENE_DAYLIGHT,
+       "Textured objects over a textured background with noise and drift (no threshold separates them)", "daylight"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) g_once_init_leave(&type, g_enum_register_static("GstCclBlobSrcScene", values));
+  return type;
+}
+
 struct _GstCclBlobSrc {
   GstPushSrc parent;
 
   guint n_blobs, seed;  // properties, guarded by the object lock
+  GstCclBlobSrcScene scene;
+  gboolean draw_objects;
 
   // From set_caps to the next caps.
   GstVideoInfo info;
   std::vector<guint8>* background;  // width x height, tightly packed
   std::vector<Blob>* blobs;
+  ccl_demo::DaylightScene* daylight;  // scene=daylight only
+  GstCclBlobSrcScene current_scene;
+  gboolean current_draw_objects;
   guint64 n_frames;
 };
 
@@ -128,7 +158,16 @@ static gboolean gst_ccl_blob_src_set_caps(GstBaseSrc* src, GstCaps* caps) {
   }
   GST_OBJECT_LOCK(self);
   const guint n = self->n_blobs, seed = self->seed;
+  self->current_scene = self->scene;
+  self->current_draw_objects = self->draw_objects;
   GST_OBJECT_UNLOCK(self);
+  delete self->daylight;
+  self->daylight = nullptr;
+  if (self->current_scene == GST_CCL_BLOB_SRC_SCENE_DAYLIGHT) {
+    self->daylight = new ccl_demo::DaylightScene(GST_VIDEO_INFO_WIDTH(&self->info), GST_VIDEO_INFO_HEIGHT(&self->info),
+                                                 seed, n);
+    return TRUE;
+  }
   Rng rng{seed};
   gst_ccl_blob_src_make_background(self, Rng{rng.next()});
   gst_ccl_blob_src_make_blobs(self, n, Rng{rng.next()});
@@ -149,6 +188,8 @@ static gboolean gst_ccl_blob_src_start(GstBaseSrc* src) {
   return TRUE;
 }
 
+static GstFlowReturn gst_ccl_blob_src_finish(GstCclBlobSrc* self, GstBuffer* buffer, GstBuffer** out);
+
 static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
   GstCclBlobSrc* self = GST_CCL_BLOB_SRC(src);
   const GstVideoInfo& info = self->info;
@@ -164,10 +205,18 @@ static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
   }
   guint8* data = static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
   const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0);
+  if (self->daylight) {
+    const std::vector<ccl_demo::TruthBox> boxes =
+        self->daylight->render(self->n_frames, data, stride, self->current_draw_objects);
+    gst_video_frame_unmap(&frame);
+    gst_ccl_truth_meta_add(buffer, self->n_frames, boxes);
+    return gst_ccl_blob_src_finish(self, buffer, out);
+  }
   for (gint y = 0; y < h; y++) std::copy_n(self->background->data() + gsize(y) * w, w, data + gsize(y) * stride);
 
   const double t = double(self->n_frames);
   for (const Blob& b : *self->blobs) {
+    if (!self->current_draw_objects) break;
     const double cx = bounce(b.x, b.vx, t, 0, w - 1), cy = bounce(b.y, b.vy, t, 0, h - 1);
     const gint x0 = std::max(0, gint(std::floor(cx - b.rx))), x1 = std::min(w - 1, gint(std::ceil(cx + b.rx)));
     const gint y0 = std::max(0, gint(std::floor(cy - b.ry))), y1 = std::min(h - 1, gint(std::ceil(cy + b.ry)));
@@ -179,7 +228,12 @@ static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
       }
   }
   gst_video_frame_unmap(&frame);
+  return gst_ccl_blob_src_finish(self, buffer, out);
+}
 
+// Timestamps from the frame number, then the next frame.
+static GstFlowReturn gst_ccl_blob_src_finish(GstCclBlobSrc* self, GstBuffer* buffer, GstBuffer** out) {
+  const GstVideoInfo& info = self->info;
   const gint fps_n = GST_VIDEO_INFO_FPS_N(&info), fps_d = GST_VIDEO_INFO_FPS_D(&info);
   if (fps_n > 0) {
     GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(self->n_frames, fps_d * GST_SECOND, fps_n);
@@ -198,6 +252,8 @@ static void gst_ccl_blob_src_set_property(GObject* object, guint prop_id, const 
   switch (prop_id) {
     case PROP_N_BLOBS: self->n_blobs = g_value_get_uint(value); break;
     case PROP_SEED: self->seed = g_value_get_uint(value); break;
+    case PROP_SCENE: self->scene = GstCclBlobSrcScene(g_value_get_enum(value)); break;
+    case PROP_DRAW_OBJECTS: self->draw_objects = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -209,6 +265,8 @@ static void gst_ccl_blob_src_get_property(GObject* object, guint prop_id, GValue
   switch (prop_id) {
     case PROP_N_BLOBS: g_value_set_uint(value, self->n_blobs); break;
     case PROP_SEED: g_value_set_uint(value, self->seed); break;
+    case PROP_SCENE: g_value_set_enum(value, self->scene); break;
+    case PROP_DRAW_OBJECTS: g_value_set_boolean(value, self->draw_objects); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -218,6 +276,7 @@ static void gst_ccl_blob_src_finalize(GObject* object) {
   GstCclBlobSrc* self = GST_CCL_BLOB_SRC(object);
   delete self->background;
   delete self->blobs;
+  delete self->daylight;
   G_OBJECT_CLASS(gst_ccl_blob_src_parent_class)->finalize(object);
 }
 
@@ -240,16 +299,34 @@ static void gst_ccl_blob_src_class_init(GstCclBlobSrcClass* klass) {
       gobject_class, PROP_SEED,
       g_param_spec_uint("seed", "Seed", "Seed of the scene: background, object sizes, positions and velocities",
                         0, G_MAXUINT32, DEFAULT_SEED, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_SCENE,
+      g_param_spec_enum("scene", "Scene",
+                        "What to generate: blobs (threshold=128 separates them) or daylight (textured objects over "
+                        "a textured background with noise and drift, ground truth in GstCclTruthMeta)",
+                        GST_TYPE_CCL_BLOB_SRC_SCENE, DEFAULT_SCENE, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_DRAW_OBJECTS,
+      g_param_spec_boolean("draw-objects", "Draw objects",
+                           "For tests: FALSE renders the same frames without the moving objects (same background, "
+                           "noise and drift)",
+                           TRUE, flags));
 
   gst_element_class_set_static_metadata(
       element_class, "Moving blob test source", "Source/Video",
       "Generates a surveillance-like GRAY8 scene: bright objects (values 160..255) moving and bouncing over a dim "
       "static background (values below 100), so threshold=128 in cudaccl finds exactly the objects. Default "
       "640x360 at 30 fps; the same seed and caps give the same frames.\n"
+      "scene=daylight: textured objects crossing a textured background with sensor noise and illumination drift, "
+      "overlapping in value so no threshold separates them (for cudaccl foreground=motion); each buffer carries the "
+      "objects' true boxes as the custom meta \"GstCclTruthMeta\" (structure with frame (guint64) and objects, an "
+      "array of structures with id, x, y, width, height, clipped to the frame).\n"
       "Example: gst-launch-1.0 cclblobsrc num-buffers=300 ! cudaccl threshold=128 ! videoconvert ! "
       "video/x-raw,format=RGBA ! ccloverlay ! videoconvert ! autovideosink",
       "gst-ccl developers");
   gst_element_class_add_static_pad_template(element_class, &src_template);
+  gst_type_mark_as_plugin_api(GST_TYPE_CCL_BLOB_SRC_SCENE, GstPluginAPIFlags(0));
+  gst_ccl_truth_meta_register();
 
   basesrc_class->set_caps = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_set_caps);
   basesrc_class->fixate = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_fixate);
@@ -262,6 +339,11 @@ static void gst_ccl_blob_src_class_init(GstCclBlobSrcClass* klass) {
 static void gst_ccl_blob_src_init(GstCclBlobSrc* self) {
   self->n_blobs = DEFAULT_N_BLOBS;
   self->seed = DEFAULT_SEED;
+  self->scene = DEFAULT_SCENE;
+  self->draw_objects = TRUE;
+  self->current_scene = DEFAULT_SCENE;
+  self->current_draw_objects = TRUE;
+  self->daylight = nullptr;
   gst_video_info_init(&self->info);
   self->background = new std::vector<guint8>();
   self->blobs = new std::vector<Blob>();
