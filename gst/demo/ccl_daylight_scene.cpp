@@ -58,7 +58,7 @@ struct DaylightScene::Crossing {
   bool in_view = false;
   int x = 0, y = 0, width = 0, height = 0;  // top-left corner (may be outside the frame) and size
   bool ellipse = false;
-  int pattern = 0;  // 0 checker, 1 horizontal stripes, 2 vertical stripes
+  int pattern = 0;  // 0 checker, 1 horizontal stripes, 2 vertical stripes (across the motion, never along it)
   int base = 0, amplitude = 0, cell = 1;
   std::uint64_t texture_key = 0;
 };
@@ -79,8 +79,8 @@ DaylightScene::DaylightScene(int width, int height, std::uint32_t seed, unsigned
 DaylightScene::Crossing DaylightScene::crossing(unsigned i, std::uint64_t n) const {
   const double w = width_, h = height_, unit = std::max(std::min(width_, height_), 16);
   Draws object{hash(seed_, kObject, i)};
-  // A period long enough to cross the frame's width at 0.6..1.2 % of its smaller side per frame.
-  const double speed = object.uniform(0.006, 0.012) * unit;
+  // A period long enough to cross the frame's width at 0.8..1.4 % of its smaller side per frame.
+  const double speed = object.uniform(0.008, 0.014) * unit;
   const std::uint64_t gap_max = 60, period = std::uint64_t((w + 0.3 * unit) / speed) + gap_max;
   const std::uint64_t first = 1 + std::uint64_t(object.uniform(0, double(gap_max)));  // the empty frame 0 warms models up
   Crossing c;
@@ -93,9 +93,9 @@ DaylightScene::Crossing DaylightScene::crossing(unsigned i, std::uint64_t n) con
   c.width = std::max(8, int(d.uniform(0.08, 0.22) * unit));
   c.height = std::max(8, int(std::min(0.3 * unit, std::max(0.06 * unit, c.width * d.uniform(0.5, 1.6)))));
   c.ellipse = d.uniform(0, 1) < 0.5;
-  c.pattern = int(d.uniform(0, 3));
+  const bool checker = d.uniform(0, 1) < 0.5;
   c.base = int(d.uniform(55, 200));
-  c.amplitude = int(d.uniform(25, 45));
+  c.amplitude = int(d.uniform(35, 55));
   c.cell = std::max(2, int(d.uniform(0.015, 0.035) * unit));
   c.texture_key = hash(seed_, kTexture, i, pass);
 
@@ -107,10 +107,12 @@ DaylightScene::Crossing DaylightScene::crossing(unsigned i, std::uint64_t n) con
     x0 = -ow, x1 = w;
     y0 = d.uniform(-oh / 2, h - oh / 2), y1 = d.uniform(-oh / 2, h - oh / 2);
     if (edge == 1) std::swap(x0, x1);
+    c.pattern = checker ? 0 : 2;  // stripes along the motion would look still inside the object
   } else {  // vertical crossings
     y0 = -oh, y1 = h;
     x0 = d.uniform(-ow / 2, w - ow / 2), x1 = d.uniform(-ow / 2, w - ow / 2);
     if (edge == 3) std::swap(y0, y1);
+    c.pattern = checker ? 0 : 1;
   }
   const double f = double(t) / double(travel);
   c.x = int(std::floor(x0 + (x1 - x0) * f)), c.y = int(std::floor(y0 + (y1 - y0) * f));
@@ -137,7 +139,10 @@ std::vector<TruthBox> DaylightScene::render(std::uint64_t n, std::uint8_t* plane
         const bool odd = c.pattern == 0 ? ((u / c.cell + v / c.cell) & 1) : c.pattern == 1 ? ((v / c.cell) & 1) : ((u / c.cell) & 1);
         const int grain = int(hash(c.texture_key, std::uint64_t(u), std::uint64_t(v)) % 17) - 8;  // fixed to the object
         const int x = c.x + u, y = c.y + v;
-        scene[std::size_t(y) * width_ + x] = std::uint8_t(clamp_byte(c.base + (odd ? c.amplitude : -c.amplitude) + grain, 20, 235));
+        const std::size_t at = std::size_t(y) * width_ + x;
+        int value = clamp_byte(c.base + (odd ? c.amplitude : -c.amplitude) + grain, 20, 235);
+        if (value == background_[at]) value += value < 128 ? 1 : -1;  // every drawn pixel differs: the truth box is exact
+        scene[at] = std::uint8_t(value);
         bx0 = std::min(bx0, x), by0 = std::min(by0, y), bx1 = std::max(bx1, x), by1 = std::max(by1, y);
       }
     if (bx1 >= 0) boxes.push_back({i, bx0, by0, bx1 - bx0 + 1, by1 - by0 + 1});

@@ -1,0 +1,79 @@
+// Frames of cclblobsrc scene=daylight pulled through an appsink, with the true boxes of their
+// GstCclTruthMeta, for the scene tests.
+#pragma once
+
+#include <gst/app/gstappsink.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ccl_truth_meta.h"
+#include "element_check.hpp"
+#include "frames.hpp"
+
+namespace scene {
+
+struct Shot {
+  frames::Frame frame;  // plane 0, tightly packed
+  guint64 number = 0;   // the meta's frame number
+  bool has_truth = false;
+  std::vector<GstCclTruthBox> boxes;
+};
+
+// The first `n` frames of "cclblobsrc scene=daylight <extra>" at `w`x`h`.
+inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = "") {
+  std::vector<Shot> shots;
+  GstElement* p = elcheck::parse("cclblobsrc scene=daylight num-buffers=" + std::to_string(n) + " " + extra +
+                                 " ! " + elcheck::gray_caps(w, h) + " ! appsink name=sink sync=false");
+  if (!p) return shots;
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
+  gst_element_set_state(p, GST_STATE_PLAYING);
+  while (GstSample* sample = gst_app_sink_pull_sample(GST_APP_SINK(sink))) {
+    GstBuffer* buffer = gst_sample_get_buffer(sample);
+    GstVideoInfo info;
+    GstVideoFrame vf;
+    Shot s;
+    if (gst_video_info_from_caps(&info, gst_sample_get_caps(sample)) &&
+        gst_video_frame_map(&vf, &info, buffer, GST_MAP_READ)) {
+      s.frame = frames::blank("daylight frame " + std::to_string(shots.size()), w, h);
+      for (int y = 0; y < h; ++y)
+        std::memcpy(&s.frame.at(0, y),
+                    static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&vf, 0)) + std::size_t(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&vf, 0),
+                    std::size_t(w));
+      gst_video_frame_unmap(&vf);
+    } else {
+      ADD_FAILURE() << "cannot map frame " << shots.size();
+    }
+    s.has_truth = gst_ccl_truth_boxes(buffer, &s.boxes, &s.number);
+    shots.push_back(std::move(s));
+    gst_sample_unref(sample);
+  }
+  gst_element_set_state(p, GST_STATE_NULL);
+  gst_object_unref(sink);
+  gst_object_unref(p);
+  return shots;
+}
+
+// Objects big enough in view to be asked for: at least 8x8 of the box inside the frame (one that
+// is entering shows a sliver of a few pixels first).
+inline bool sizeable(const GstCclTruthBox& b) { return b.width >= 8 && b.height >= 8; }
+
+inline bool inside(const GstCclTruthBox& b, int x, int y) {
+  return x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
+}
+
+inline bool inside_any(const std::vector<GstCclTruthBox>& boxes, int x, int y) {
+  for (const GstCclTruthBox& b : boxes)
+    if (inside(b, x, y)) return true;
+  return false;
+}
+
+inline bool overlaps(const GstCclTruthBox& b, int x, int y, int w, int h) {
+  return x < b.x + b.width && b.x < x + w && y < b.y + b.height && b.y < y + h;
+}
+
+}  // namespace scene

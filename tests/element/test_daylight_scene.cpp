@@ -1,0 +1,135 @@
+// cclblobsrc scene=daylight (issue 23's test scene): its GstCclTruthMeta boxes are where the
+// objects are drawn, no global threshold separates the objects from the background, and the
+// foreground=motion chain (oracle Sigma-Delta, factor 4, open 1, min-area 50) finds every object
+// and nothing else in at least 95 % of the frames after a 30-frame warm-up.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+
+#include "daylight_frames.hpp"
+#include "motion_chain.hpp"
+#include "threshold_separation.hpp"
+
+namespace {
+
+using scene::Shot;
+
+constexpr int kWidth = 640, kHeight = 360;  // cclblobsrc's default size, the one the demo shows
+
+TEST(DaylightScene, DeterministicAndFramedByItsTruth) {
+  const std::vector<Shot> a = scene::pull(12, 160, 90, "seed=5"), b = scene::pull(12, 160, 90, "seed=5");
+  const std::vector<Shot> other = scene::pull(12, 160, 90, "seed=6");
+  ASSERT_EQ(a.size(), 12u);
+  ASSERT_EQ(b.size(), 12u);
+  ASSERT_EQ(other.size(), 12u);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_TRUE(a[i].has_truth) << "frame " << i << " lacks GstCclTruthMeta";
+    EXPECT_EQ(a[i].number, i);
+    EXPECT_EQ(a[i].frame.pixels, b[i].frame.pixels) << "frame " << i << " differs between two runs";
+  }
+  EXPECT_NE(a[11].frame.pixels, other[11].frame.pixels) << "the seed changes nothing";
+}
+
+// Pixels that differ from the same frame rendered without objects all lie inside the true boxes,
+// and every box is tight: each of its four edges holds such a pixel.
+TEST(DaylightScene, TruthBoxesAreTheDrawnObjects) {
+  const int n = 240;
+  const std::vector<Shot> with = scene::pull(n, kWidth, kHeight), without = scene::pull(n, kWidth, kHeight, "draw-objects=false");
+  ASSERT_EQ(with.size(), std::size_t(n));
+  ASSERT_EQ(without.size(), std::size_t(n));
+  EXPECT_TRUE(with[0].boxes.empty()) << "frame 0 should be empty, so a background model starts clean";
+  std::size_t most_in_view = 0, border_boxes = 0;
+  std::map<guint, GstCclTruthBox> previous;
+  for (int i = 0; i < n; ++i) {
+    const Shot& s = with[i];
+    ASSERT_TRUE(s.has_truth) << "frame " << i;
+    EXPECT_TRUE(without[i].has_truth && without[i].boxes.empty()) << "frame " << i << " without objects has boxes";
+    most_in_view = std::max(most_in_view, s.boxes.size());
+    auto differs = [&](int x, int y) { return s.frame.at(x, y) != without[i].frame.at(x, y); };
+    long stray = 0;
+    for (int y = 0; y < kHeight; ++y)
+      for (int x = 0; x < kWidth; ++x) stray += differs(x, y) && !scene::inside_any(s.boxes, x, y);
+    EXPECT_EQ(stray, 0) << "frame " << i << ": pixels changed outside every true box";
+    std::map<guint, GstCclTruthBox> now;
+    for (const GstCclTruthBox& b : s.boxes) {
+      ASSERT_TRUE(b.x >= 0 && b.y >= 0 && b.width > 0 && b.height > 0 && b.x + b.width <= kWidth &&
+                  b.y + b.height <= kHeight)
+          << "frame " << i << ": box " << b.id << " not clipped to the frame";
+      bool top = false, bottom = false, left = false, right = false;
+      for (int x = b.x; x < b.x + b.width; ++x) top |= differs(x, b.y), bottom |= differs(x, b.y + b.height - 1);
+      for (int y = b.y; y < b.y + b.height; ++y) left |= differs(b.x, y), right |= differs(b.x + b.width - 1, y);
+      EXPECT_TRUE(top && bottom && left && right) << "frame " << i << ": box " << b.id << " is not tight";
+      border_boxes += b.x == 0 || b.y == 0 || b.x + b.width == kWidth || b.y + b.height == kHeight;
+      // Whole objects (away from the edges) move 1..8 pixels a frame.
+      auto p = previous.find(b.id);
+      const bool whole = b.x > 0 && b.y > 0 && b.x + b.width < kWidth && b.y + b.height < kHeight;
+      if (p != previous.end() && whole && p->second.width == b.width && p->second.height == b.height) {
+        const int step = std::max(std::abs(b.x - p->second.x), std::abs(b.y - p->second.y));
+        EXPECT_TRUE(step >= 1 && step <= 8) << "frame " << i << ": object " << b.id << " moved " << step;
+      }
+      now[b.id] = b;
+    }
+    previous = now;
+  }
+  EXPECT_GE(most_in_view, 5u) << "too few objects in view at once";
+  EXPECT_GT(border_boxes, 0u) << "no object ever entered or left the frame";
+}
+
+// The criterion can say yes: bright boxes over a dark frame are separated by t = 128.
+TEST(DaylightScene, SeparationCriterionAcceptsTheBlobsCase) {
+  frames::Frame f = frames::blank("dark with bright boxes", 64, 48);
+  for (auto& v : f.pixels) v = 40;
+  const std::vector<GstCclTruthBox> boxes = {{0, 5, 5, 10, 12}, {1, 40, 20, 16, 9}};
+  for (const GstCclTruthBox& b : boxes)
+    for (int y = b.y; y < b.y + b.height; ++y)
+      for (int x = b.x; x < b.x + b.width; ++x) f.at(x, y) = 200;
+  EXPECT_TRUE(scene::ThresholdJudge(f, boxes).judge(128).separates());
+  EXPECT_FALSE(scene::ThresholdJudge(f, boxes).judge(220).separates());
+}
+
+// Every 10th frame from 30 on, with a sizeable object in view: no t in 0..254 separates.
+TEST(DaylightScene, NoGlobalThresholdSeparatesTheObjects) {
+  for (const char* seed : {"seed=1", "seed=2"}) {
+    const std::vector<Shot> shots = scene::pull(300, kWidth, kHeight, seed);
+    ASSERT_EQ(shots.size(), 300u);
+    int judged = 0;
+    for (std::size_t i = 30; i < shots.size(); i += 10) {
+      bool any = false;
+      for (const GstCclTruthBox& b : shots[i].boxes) any = any || scene::sizeable(b);
+      if (!any) continue;
+      judged++;
+      const std::vector<int> ts = scene::separating_thresholds(shots[i].frame, shots[i].boxes);
+      EXPECT_TRUE(ts.empty()) << seed << " frame " << i << ": threshold " << ts.front() << " separates the objects";
+    }
+    EXPECT_GE(judged, 20) << seed;
+  }
+}
+
+// The foreground=motion chain, on the oracles: share of frames after warm-up where it finds every
+// sizeable object and nothing else.
+TEST(DaylightScene, MotionChainFindsTheObjects) {
+  constexpr int kFrames = 400, kWarmUp = 30;
+  constexpr double kRequiredShare = 0.95;
+  for (const char* seed : {"seed=1", "seed=2", "seed=3"}) {
+    const std::vector<Shot> shots = scene::pull(kFrames, kWidth, kHeight, seed);
+    ASSERT_EQ(shots.size(), std::size_t(kFrames));
+    oracle::SigmaDelta model;
+    int judged = 0, passed = 0;
+    std::string first_failure;
+    for (int i = 0; i < kFrames; ++i) {
+      const std::string why = scene::chain_verdict(model, shots[i], scene::ChainSettings{});
+      if (i < kWarmUp) continue;
+      judged++;
+      passed += why.empty();
+      if (!why.empty() && std::getenv("SCENE_VERBOSE")) std::printf("%s frame %d: %s\n", seed, i, why.c_str());
+      if (!why.empty() && first_failure.empty()) first_failure = "frame " + std::to_string(i) + ": " + why;
+    }
+    const double share = double(passed) / judged;
+    std::printf("daylight %s: motion chain passes %d of %d frames after warm-up (%.1f %%)%s%s\n", seed, passed, judged,
+                100 * share, first_failure.empty() ? "" : "; first failure: ", first_failure.c_str());
+    EXPECT_GE(share, kRequiredShare) << seed << ": " << first_failure;
+  }
+}
+
+}  // namespace
