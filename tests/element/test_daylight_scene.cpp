@@ -94,20 +94,29 @@ TEST(DaylightScene, NoGlobalThresholdSeparatesTheObjects) {
     const std::vector<Shot> shots = scene::pull(300, kWidth, kHeight, seed);
     ASSERT_EQ(shots.size(), 300u);
     int judged = 0;
+    double tightest = 1;  // over frames: the least outside share of a threshold that finds every object
     for (std::size_t i = 30; i < shots.size(); i += 10) {
       bool any = false;
       for (const GstCclTruthBox& b : shots[i].boxes) any = any || scene::sizeable(b);
       if (!any) continue;
       judged++;
+      const scene::ThresholdJudge judge(shots[i].frame, shots[i].boxes);
+      for (int t = 0; t <= 254; ++t)
+        if (judge.judge(t).worst_object_share >= scene::kMinObjectShare)
+          tightest = std::min(tightest, judge.judge(t).outside_share);
       const std::vector<int> ts = scene::separating_thresholds(shots[i].frame, shots[i].boxes);
       EXPECT_TRUE(ts.empty()) << seed << " frame " << i << ": threshold " << ts.front() << " separates the objects";
     }
+    std::printf("daylight %s: %d frames judged; a threshold finding every object marks at least %.1f %% of the "
+                "background (2 %% would separate)\n", seed, judged, 100 * tightest);
     EXPECT_GE(judged, 20) << seed;
   }
 }
 
 // The foreground=motion chain, on the oracles: share of frames after warm-up where it finds every
-// sizeable object and nothing else.
+// sizeable object and nothing else (measured 98.9..100 % over seeds 1..8; the misses are objects
+// leaving the frame, whose visible rest has been absorbed into the background). SCENE_VERBOSE=1
+// prints every failing frame.
 TEST(DaylightScene, MotionChainFindsTheObjects) {
   constexpr int kFrames = 400, kWarmUp = 30;
   constexpr double kRequiredShare = 0.95;
