@@ -30,7 +30,9 @@ std::uint64_t hash(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0, std
 struct Draws {
   std::uint64_t key;
   std::uint64_t i = 0;
-  double uniform(double lo, double hi) { return lo + (hi - lo) * double(mix(key + ++i * 0x632be59bd9b4e019ull) >> 11) / double(1ull << 53); }
+  double uniform(double lo, double hi) {
+    return lo + (hi - lo) * double(mix(key + ++i * 0x632be59bd9b4e019ull) >> 11) / double(1ull << 53);
+  }
 };
 
 double smooth(double t) { return t * t * (3 - 2 * t); }
@@ -41,7 +43,8 @@ double value_noise(std::uint64_t seed, int octave, double x, double y, double ce
   const std::int64_t ix = std::int64_t(std::floor(fx)), iy = std::int64_t(std::floor(fy));
   const double tx = smooth(fx - double(ix)), ty = smooth(fy - double(iy));
   auto at = [&](std::int64_t i, std::int64_t j) {
-    return double(hash(seed, kLattice, std::uint64_t(octave), std::uint64_t(i), std::uint64_t(j)) >> 11) / double(1ull << 53);
+    return double(hash(seed, kLattice, std::uint64_t(octave), std::uint64_t(i), std::uint64_t(j)) >> 11) /
+           double(1ull << 53);
   };
   const double top = at(ix, iy) + (at(ix + 1, iy) - at(ix, iy)) * tx;
   const double bottom = at(ix, iy + 1) + (at(ix + 1, iy + 1) - at(ix, iy + 1)) * tx;
@@ -82,7 +85,8 @@ DaylightScene::Crossing DaylightScene::crossing(unsigned i, std::uint64_t n) con
   // A period long enough to cross the frame's width at 0.8..1.4 % of its smaller side per frame.
   const double speed = object.uniform(0.008, 0.014) * unit;
   const std::uint64_t gap_max = 60, period = std::uint64_t((w + 0.3 * unit) / speed) + gap_max;
-  const std::uint64_t first = 1 + std::uint64_t(object.uniform(0, double(gap_max)));  // the empty frame 0 warms models up
+  const std::uint64_t first =
+      1 + std::uint64_t(object.uniform(0, double(gap_max)));  // the empty frame 0 warms models up
   Crossing c;
   if (n < first) return c;
   const std::uint64_t pass = (n - first) / period, t = (n - first) % period;
@@ -108,7 +112,7 @@ DaylightScene::Crossing DaylightScene::crossing(unsigned i, std::uint64_t n) con
     y0 = d.uniform(-oh / 2, h - oh / 2), y1 = d.uniform(-oh / 2, h - oh / 2);
     if (edge == 1) std::swap(x0, x1);
     c.pattern = checker ? 0 : 2;  // stripes along the motion would look still inside the object
-  } else {  // vertical crossings
+  } else {                        // vertical crossings
     y0 = -oh, y1 = h;
     x0 = d.uniform(-ow / 2, w - ow / 2), x1 = d.uniform(-ow / 2, w - ow / 2);
     if (edge == 3) std::swap(y0, y1);
@@ -136,12 +140,15 @@ std::vector<TruthBox> DaylightScene::render(std::uint64_t n, std::uint8_t* plane
           const double dx = (u + 0.5 - rx) / rx, dy = (v + 0.5 - ry) / ry;
           if (dx * dx + dy * dy > 1.0) continue;
         }
-        const bool odd = c.pattern == 0 ? ((u / c.cell + v / c.cell) & 1) : c.pattern == 1 ? ((v / c.cell) & 1) : ((u / c.cell) & 1);
+        const bool odd = c.pattern == 0   ? ((u / c.cell + v / c.cell) & 1)
+                         : c.pattern == 1 ? ((v / c.cell) & 1)
+                                          : ((u / c.cell) & 1);
         const int grain = int(hash(c.texture_key, std::uint64_t(u), std::uint64_t(v)) % 17) - 8;  // fixed to the object
         const int x = c.x + u, y = c.y + v;
         const std::size_t at = std::size_t(y) * width_ + x;
         int value = clamp_byte(c.base + (odd ? c.amplitude : -c.amplitude) + grain, 20, 235);
-        if (value == background_[at]) value += value < 128 ? 1 : -1;  // every drawn pixel differs: the truth box is exact
+        if (value == background_[at])
+          value += value < 128 ? 1 : -1;  // every drawn pixel differs: the truth box is exact
         scene[at] = std::uint8_t(value);
         bx0 = std::min(bx0, x), by0 = std::min(by0, y), bx1 = std::max(bx1, x), by1 = std::max(by1, y);
       }

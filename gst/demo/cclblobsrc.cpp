@@ -164,8 +164,8 @@ static gboolean gst_ccl_blob_src_set_caps(GstBaseSrc* src, GstCaps* caps) {
   delete self->daylight;
   self->daylight = nullptr;
   if (self->current_scene == GST_CCL_BLOB_SRC_SCENE_DAYLIGHT) {
-    self->daylight = new ccl_demo::DaylightScene(GST_VIDEO_INFO_WIDTH(&self->info), GST_VIDEO_INFO_HEIGHT(&self->info),
-                                                 seed, n);
+    self->daylight =
+        new ccl_demo::DaylightScene(GST_VIDEO_INFO_WIDTH(&self->info), GST_VIDEO_INFO_HEIGHT(&self->info), seed, n);
     return TRUE;
   }
   Rng rng{seed};

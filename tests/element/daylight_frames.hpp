@@ -27,8 +27,8 @@ struct Shot {
 // The first `n` frames of "cclblobsrc scene=daylight <extra>" at `w`x`h`.
 inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = "") {
   std::vector<Shot> shots;
-  GstElement* p = elcheck::parse("cclblobsrc scene=daylight num-buffers=" + std::to_string(n) + " " + extra +
-                                 " ! " + elcheck::gray_caps(w, h) + " ! appsink name=sink sync=false");
+  GstElement* p = elcheck::parse("cclblobsrc scene=daylight num-buffers=" + std::to_string(n) + " " + extra + " ! " +
+                                 elcheck::gray_caps(w, h) + " ! appsink name=sink sync=false");
   if (!p) return shots;
   GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
   gst_element_set_state(p, GST_STATE_PLAYING);
@@ -42,7 +42,8 @@ inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = ""
       s.frame = frames::blank("daylight frame " + std::to_string(shots.size()), w, h);
       for (int y = 0; y < h; ++y)
         std::memcpy(&s.frame.at(0, y),
-                    static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&vf, 0)) + std::size_t(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&vf, 0),
+                    static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&vf, 0)) +
+                        std::size_t(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&vf, 0),
                     std::size_t(w));
       gst_video_frame_unmap(&vf);
     } else {

@@ -32,13 +32,15 @@ inline std::string chain_verdict(oracle::SigmaDelta& model, const Shot& s, const
     if (!sizeable(b)) continue;
     bool found = false;
     for (const ccl::Component& c : r.components) found = found || overlaps(b, c.x, c.y, c.width, c.height);
-    if (!found) why << "object " << b.id << " at " << b.x << "," << b.y << " " << b.width << "x" << b.height << " missed; ";
+    if (!found)
+      why << "object " << b.id << " at " << b.x << "," << b.y << " " << b.width << "x" << b.height << " missed; ";
   }
   for (const ccl::Component& c : r.components) {
     bool explained = false;
     for (const GstCclTruthBox& b : s.boxes) explained = explained || overlaps(b, c.x, c.y, c.width, c.height);
     if (!explained)
-      why << "false component at " << c.x << "," << c.y << " " << c.width << "x" << c.height << " area " << c.area << "; ";
+      why << "false component at " << c.x << "," << c.y << " " << c.width << "x" << c.height << " area " << c.area
+          << "; ";
   }
   return why.str();
 }

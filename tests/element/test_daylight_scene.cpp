@@ -35,7 +35,8 @@ TEST(DaylightScene, DeterministicAndFramedByItsTruth) {
 // and every box is tight: each of its four edges holds such a pixel.
 TEST(DaylightScene, TruthBoxesAreTheDrawnObjects) {
   const int n = 240;
-  const std::vector<Shot> with = scene::pull(n, kWidth, kHeight), without = scene::pull(n, kWidth, kHeight, "draw-objects=false");
+  const std::vector<Shot> with = scene::pull(n, kWidth, kHeight),
+                          without = scene::pull(n, kWidth, kHeight, "draw-objects=false");
   ASSERT_EQ(with.size(), std::size_t(n));
   ASSERT_EQ(without.size(), std::size_t(n));
   EXPECT_TRUE(with[0].boxes.empty()) << "frame 0 should be empty, so a background model starts clean";
@@ -107,8 +108,10 @@ TEST(DaylightScene, NoGlobalThresholdSeparatesTheObjects) {
       const std::vector<int> ts = scene::separating_thresholds(shots[i].frame, shots[i].boxes);
       EXPECT_TRUE(ts.empty()) << seed << " frame " << i << ": threshold " << ts.front() << " separates the objects";
     }
-    std::printf("daylight %s: %d frames judged; a threshold finding every object marks at least %.1f %% of the "
-                "background (2 %% would separate)\n", seed, judged, 100 * tightest);
+    std::printf(
+        "daylight %s: %d frames judged; a threshold finding every object marks at least %.1f %% of the "
+        "background (2 %% would separate)\n",
+        seed, judged, 100 * tightest);
     EXPECT_GE(judged, 20) << seed;
   }
 }
