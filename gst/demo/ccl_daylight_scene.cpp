@@ -82,8 +82,9 @@ DaylightScene::DaylightScene(int width, int height, std::uint32_t seed, unsigned
 DaylightScene::Crossing DaylightScene::crossing(unsigned i, std::uint64_t n) const {
   const double w = width_, h = height_, unit = std::max(std::min(width_, height_), 16);
   Draws object{hash(seed_, kObject, i)};
-  // A period long enough to cross the frame's width at 0.8..1.4 % of its smaller side per frame.
-  const double speed = object.uniform(0.008, 0.014) * unit;
+  // Speeds and texture cells are in pixels, whatever the frame size: a background model sees pixels
+  // change per frame, so these fix how hard the scene is. A period long enough to cross the width.
+  const double speed = object.uniform(2.9, 5.0);
   const std::uint64_t gap_max = 60, period = std::uint64_t((w + 0.3 * unit) / speed) + gap_max;
   const std::uint64_t first =
       1 + std::uint64_t(object.uniform(0, double(gap_max)));  // the empty frame 0 warms models up
@@ -94,13 +95,13 @@ DaylightScene::Crossing DaylightScene::crossing(unsigned i, std::uint64_t n) con
   const std::uint64_t travel = period - std::uint64_t(d.uniform(0, double(gap_max)));
   if (t >= travel) return c;
 
-  c.width = std::max(8, int(d.uniform(0.08, 0.22) * unit));
-  c.height = std::max(8, int(std::min(0.3 * unit, std::max(0.06 * unit, c.width * d.uniform(0.5, 1.6)))));
+  c.width = std::max(16, int(d.uniform(0.08, 0.22) * unit));
+  c.height = std::max(16, int(std::min(0.3 * unit, std::max(0.06 * unit, c.width * d.uniform(0.5, 1.6)))));
   c.ellipse = d.uniform(0, 1) < 0.5;
   const bool checker = d.uniform(0, 1) < 0.5;
   c.base = int(d.uniform(55, 200));
   c.amplitude = int(d.uniform(35, 55));
-  c.cell = std::max(2, int(d.uniform(0.015, 0.035) * unit));
+  c.cell = int(d.uniform(5, 13));
   c.texture_key = hash(seed_, kTexture, i, pass);
 
   // From just outside one edge to just outside the opposite one, with a random slope.

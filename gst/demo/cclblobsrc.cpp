@@ -9,13 +9,20 @@
  * that overlap merge into one component. The same seed and caps give the same frames.
  *
  * scene=daylight is the hard case for foreground=motion (issue 23): a textured static background
- * (smooth value noise over 25..230), textured objects (rectangles and ellipses, checker or stripes,
- * 15..245) crossing the frame at 0.6..1.2 % of its smaller side per frame and leaving it, sensor
- * noise (sigma ~2.4) and illumination drifting by +-5 grey levels over 700 frames. Object and
- * background values overlap, so no global threshold finds the objects; a Sigma-Delta background
- * model followed by an opening does. Frame 0 is empty (the model learns the street first); the
- * frame number alone drives the scene. Every daylight buffer carries the objects' true boxes as the
- * custom meta "GstCclTruthMeta" (see gst/demo/ccl_truth_meta.h).
+ * (smooth value noise over 25..230), textured objects (rectangles and ellipses, 8..22 % of the
+ * frame's smaller side, checker or stripes across the motion, values 20..235) crossing the frame
+ * at 2.9..5 pixels per frame and leaving it, sensor noise (sigma ~2.4) and illumination drifting
+ * by +-5 grey levels over 700 frames. Object and background values overlap, so no global
+ * threshold finds the objects; a Sigma-Delta background model followed by an opening does. Frame 0
+ * is empty (the model learns the street first); the frame number alone drives the scene. Every
+ * daylight buffer carries the objects' true boxes as the custom meta "GstCclTruthMeta" (see
+ * gst/demo/ccl_truth_meta.h). draw-objects=false renders the same frames without the objects.
+ *
+ * |[
+ * gst-launch-1.0 cclblobsrc scene=daylight num-buffers=300 ! \
+ *   cudaccl foreground=motion open=1 min-area=50 ! videoconvert ! \
+ *   video/x-raw,format=RGBA ! ccloverlay ! videoconvert ! autovideosink
+ * ]|
  *
  * ## Example launch line
  * |[
