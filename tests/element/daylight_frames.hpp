@@ -24,11 +24,13 @@ struct Shot {
   std::vector<GstCclTruthBox> boxes;
 };
 
-// The first `n` frames of "cclblobsrc scene=daylight <extra>" at `w`x`h`.
-inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = "") {
+// The first `n` frames of "cclblobsrc scene=daylight <extra>" at `w`x`h`, through `downstream`
+// ("elem ! elem ! ", if any) before the appsink; `ccl_metas` receives each buffer's GstCclMeta count.
+inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = "", const std::string& downstream = "",
+                              std::vector<int>* ccl_metas = nullptr) {
   std::vector<Shot> shots;
   GstElement* p = elcheck::parse("cclblobsrc scene=daylight num-buffers=" + std::to_string(n) + " " + extra + " ! " +
-                                 elcheck::gray_caps(w, h) + " ! appsink name=sink sync=false");
+                                 elcheck::gray_caps(w, h) + " ! " + downstream + "appsink name=sink sync=false");
   if (!p) return shots;
   GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
   gst_element_set_state(p, GST_STATE_PLAYING);
@@ -50,6 +52,7 @@ inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = ""
       ADD_FAILURE() << "cannot map frame " << shots.size();
     }
     s.has_truth = gst_ccl_truth_boxes(buffer, &s.boxes, &s.number);
+    if (ccl_metas) ccl_metas->push_back(int(gst_buffer_get_n_meta(buffer, GST_CCL_META_API_TYPE)));
     shots.push_back(std::move(s));
     gst_sample_unref(sample);
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <map>
 
 #include "daylight_frames.hpp"
@@ -29,6 +30,24 @@ TEST(DaylightScene, DeterministicAndFramedByItsTruth) {
     EXPECT_EQ(a[i].frame.pixels, b[i].frame.pixels) << "frame " << i << " differs between two runs";
   }
   EXPECT_NE(a[11].frame.pixels, other[11].frame.pixels) << "the seed changes nothing";
+}
+
+// The truth rides along through cudaccl, so an application can score the element's GstCclMeta.
+TEST(DaylightScene, TruthSurvivesCudaccl) {
+  std::vector<int> ccl_metas;
+  const std::vector<Shot> direct = scene::pull(40, 160, 90, "seed=4");
+  const std::vector<Shot> through =
+      scene::pull(40, 160, 90, "seed=4", "cudaccl backend=cpu threshold=128 ! ", &ccl_metas);
+  ASSERT_EQ(through.size(), direct.size());
+  ASSERT_EQ(ccl_metas.size(), through.size());
+  for (std::size_t i = 0; i < through.size(); ++i) {
+    ASSERT_TRUE(through[i].has_truth) << "frame " << i << " lost its GstCclTruthMeta in cudaccl";
+    EXPECT_EQ(through[i].number, direct[i].number);
+    ASSERT_EQ(through[i].boxes.size(), direct[i].boxes.size()) << "frame " << i;
+    for (std::size_t j = 0; j < direct[i].boxes.size(); ++j)
+      EXPECT_EQ(std::memcmp(&through[i].boxes[j], &direct[i].boxes[j], sizeof(GstCclTruthBox)), 0) << "frame " << i;
+    EXPECT_EQ(ccl_metas[i], 1) << "frame " << i << " has no GstCclMeta";
+  }
 }
 
 // Pixels that differ from the same frame rendered without objects all lie inside the true boxes,
