@@ -22,12 +22,13 @@ struct Shot {
   guint64 number = 0;   // the meta's frame number
   bool has_truth = false;
   std::vector<GstCclTruthBox> boxes;
+  int n_ccl_metas = 0;  // GstCclMetas on the buffer (a cudaccl downstream)
+  ccl::Result ccl;      // the last one's result
 };
 
 // The first `n` frames of "cclblobsrc scene=daylight <extra>" at `w`x`h`, through `downstream`
-// ("elem ! elem ! ", if any) before the appsink; `ccl_metas` receives each buffer's GstCclMeta count.
-inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = "", const std::string& downstream = "",
-                              std::vector<int>* ccl_metas = nullptr) {
+// ("elem ! elem ! ", if any) before the appsink.
+inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = "", const std::string& downstream = "") {
   std::vector<Shot> shots;
   GstElement* p = elcheck::parse("cclblobsrc scene=daylight num-buffers=" + std::to_string(n) + " " + extra + " ! " +
                                  elcheck::gray_caps(w, h) + " ! " + downstream + "appsink name=sink sync=false");
@@ -52,7 +53,8 @@ inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = ""
       ADD_FAILURE() << "cannot map frame " << shots.size();
     }
     s.has_truth = gst_ccl_truth_boxes(buffer, &s.boxes, &s.number);
-    if (ccl_metas) ccl_metas->push_back(int(gst_buffer_get_n_meta(buffer, GST_CCL_META_API_TYPE)));
+    s.n_ccl_metas = int(gst_buffer_get_n_meta(buffer, GST_CCL_META_API_TYPE));
+    if (const GstCclMeta* m = gst_buffer_get_ccl_meta(buffer)) s.ccl = elcheck::from_meta(*m);
     shots.push_back(std::move(s));
     gst_sample_unref(sample);
   }
