@@ -42,7 +42,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_blob_src_debug);
@@ -111,7 +110,6 @@ struct _GstCclBlobSrc {
   std::vector<guint8>* background;  // width x height, tightly packed
   std::vector<Blob>* blobs;
   ccl_demo::DaylightScene* daylight;  // scene=daylight only
-  GstCclBlobSrcScene current_scene;
   gboolean current_draw_objects;
   guint64 n_frames;
 };
@@ -165,12 +163,12 @@ static gboolean gst_ccl_blob_src_set_caps(GstBaseSrc* src, GstCaps* caps) {
   }
   GST_OBJECT_LOCK(self);
   const guint n = self->n_blobs, seed = self->seed;
-  self->current_scene = self->scene;
+  const GstCclBlobSrcScene scene = self->scene;
   self->current_draw_objects = self->draw_objects;
   GST_OBJECT_UNLOCK(self);
   delete self->daylight;
   self->daylight = nullptr;
-  if (self->current_scene == GST_CCL_BLOB_SRC_SCENE_DAYLIGHT) {
+  if (scene == GST_CCL_BLOB_SRC_SCENE_DAYLIGHT) {
     self->daylight =
         new ccl_demo::DaylightScene(GST_VIDEO_INFO_WIDTH(&self->info), GST_VIDEO_INFO_HEIGHT(&self->info), seed, n);
     return TRUE;
@@ -348,7 +346,6 @@ static void gst_ccl_blob_src_init(GstCclBlobSrc* self) {
   self->seed = DEFAULT_SEED;
   self->scene = DEFAULT_SCENE;
   self->draw_objects = TRUE;
-  self->current_scene = DEFAULT_SCENE;
   self->current_draw_objects = TRUE;
   self->daylight = nullptr;
   gst_video_info_init(&self->info);
