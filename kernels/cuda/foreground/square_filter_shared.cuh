@@ -1,0 +1,59 @@
+// Clipped-square erosion and dilation of a 0/1 tile in shared memory, separably (rows, then
+// columns): min or max over [x-r, x+r] x [y-r, y+r] clipped to the frame, which is a product of two
+// clipped ranges, so two 1-D passes give exactly the 2-D window of ccl/foreground.hpp.
+#pragma once
+
+#include <cstdint>
+
+namespace ccl::cuda {
+
+// Where a shared tile lies in the frame: buffer cell (c, r) is frame pixel (x0 + c, y0 + r).
+struct SharedTile {
+  std::uint8_t* cells;    // width * height bytes, row-major
+  std::uint8_t* scratch;  // as large: the row pass's output
+  int width, height;
+  int x0, y0;
+  int frame_width, frame_height;
+};
+
+// The buffer range [lo, hi] of the window of radius r around cell c that lies both in the buffer
+// (`cells` wide) and in the frame (buffer cell c is frame coordinate origin + c, frame 0..extent-1).
+__device__ inline void clipped_window(int c, int r, int cells, int origin, int extent, int& lo, int& hi) {
+  lo = max(c - r, max(0, -origin));
+  hi = min(c + r, min(cells - 1, extent - 1 - origin));
+}
+
+// One erosion (min) or dilation (max) of radius r, in place in tile.cells. Whole block; the
+// caller has synchronised after writing tile.cells; returns synchronised. Cells near the buffer's
+// edge whose window leaves the buffer inside the frame come out wrong: r more cells per call, which
+// the caller's halo absorbs. Cells outside the frame are never read by cells inside it.
+__device__ inline void square_filter_shared(const SharedTile& tile, int r, bool erode) {
+  const int n = tile.width * tile.height;
+  const std::uint8_t identity = erode ? 1 : 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    const int c = i % tile.width, row_start = i - c;
+    int lo, hi;
+    clipped_window(c, r, tile.width, tile.x0, tile.frame_width, lo, hi);
+    std::uint8_t acc = identity;
+    if (erode)
+      for (int k = lo; k <= hi; ++k) acc &= tile.cells[row_start + k];
+    else
+      for (int k = lo; k <= hi; ++k) acc |= tile.cells[row_start + k];
+    tile.scratch[i] = acc;
+  }
+  __syncthreads();  // the column pass reads other threads' row results
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    const int c = i % tile.width, row = i / tile.width;
+    int lo, hi;
+    clipped_window(row, r, tile.height, tile.y0, tile.frame_height, lo, hi);
+    std::uint8_t acc = identity;
+    if (erode)
+      for (int k = lo; k <= hi; ++k) acc &= tile.scratch[k * tile.width + c];
+    else
+      for (int k = lo; k <= hi; ++k) acc |= tile.scratch[k * tile.width + c];
+    tile.cells[i] = acc;
+  }
+  __syncthreads();  // the next pass (or the write-out) reads other threads' cells
+}
+
+}  // namespace ccl::cuda
