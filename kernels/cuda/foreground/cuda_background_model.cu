@@ -25,14 +25,15 @@ CudaBackgroundModel::~CudaBackgroundModel() {
 }
 
 SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, cudaStream_t stream) {
-  if (!updated_) check(cudaEventCreateWithFlags(&updated_, cudaEventDisableTiming), "cudaEventCreate (background model)");
+  if (!updated_)
+    check(cudaEventCreateWithFlags(&updated_, cudaEventDisableTiming), "cudaEventCreate (background model)");
   if (recorded_) check(cudaStreamWaitEvent(stream, updated_, 0), "cudaStreamWaitEvent (background model)");
   if (width != width_ || height != height_) {
     const std::size_t plane = (std::size_t(width) * height + 255) / 256 * 256;
     if (4 * plane > bytes_) {
       if (recorded_) check(cudaEventSynchronize(updated_), "cudaEventSynchronize (background model)");
-      void* grown = device_alloc(4 * plane, "the background model of a " + std::to_string(width) + "x" +
-                                                std::to_string(height) + " frame");
+      void* grown = device_alloc(
+          4 * plane, "the background model of a " + std::to_string(width) + "x" + std::to_string(height) + " frame");
       if (planes_) cudaFree(planes_);
       planes_ = static_cast<std::uint8_t*>(grown);
       bytes_ = 4 * plane;

@@ -42,7 +42,8 @@ __global__ void __launch_bounds__(kForegroundThreads)
   for (int i = threadIdx.x; i < kForegroundTile * kForegroundTile; i += blockDim.x) {
     const int c = i % kForegroundTile, r = i / kForegroundTile;
     const int x = tile.x0 + halo + c, y = tile.y0 + halo + r;
-    if (x < source.width && y < source.height) out[std::ptrdiff_t(y) * out_pitch + x] = cells[(r + halo) * side + c + halo];
+    if (x < source.width && y < source.height)
+      out[std::ptrdiff_t(y) * out_pitch + x] = cells[(r + halo) * side + c + halo];
   }
 }
 

@@ -14,8 +14,8 @@
 
 namespace ccl::cuda {
 
-constexpr int kForegroundTile = 32;                            // output pixels per tile side
-constexpr int kForegroundMaxHalo = 2 * kMaxMorphologyRadius;   // an opening (or closing) of the largest radius
+constexpr int kForegroundTile = 32;                           // output pixels per tile side
+constexpr int kForegroundMaxHalo = 2 * kMaxMorphologyRadius;  // an opening (or closing) of the largest radius
 constexpr int kForegroundBufferSide = kForegroundTile + 2 * kForegroundMaxHalo;  // 92: two buffers = 16.5 KiB
 constexpr int kForegroundThreads = 256;
 

@@ -27,9 +27,9 @@ struct MaskSource {
   const std::uint8_t* data;  // plane 0 (Threshold, Motion) or the mask plane (MaskPlane)
   std::ptrdiff_t stride;     // bytes
   int width, height;
-  std::uint8_t threshold;    // Threshold
-  int motion_factor;         // Motion
-  SigmaDeltaPlanes model;    // Motion
+  std::uint8_t threshold;  // Threshold
+  int motion_factor;       // Motion
+  SigmaDeltaPlanes model;  // Motion
 
   // The mask bit of in-frame pixel (x, y); `owner`: this thread's block is the one that writes the
   // pixel's model update (every pixel has exactly one owner, halo copies only read).
@@ -38,9 +38,8 @@ struct MaskSource {
     if (kind == MaskSourceKind::Threshold) return in > threshold ? 1 : 0;
     if (kind == MaskSourceKind::MaskPlane) return in != 0 ? 1 : 0;
     const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
-    const SigmaDeltaPixel p =
-        model.first ? sigma_delta_step(in, 0, 0, motion_factor, true)
-                    : sigma_delta_step(in, model.m_in[i], model.v_in[i], motion_factor, false);
+    const SigmaDeltaPixel p = model.first ? sigma_delta_step(in, 0, 0, motion_factor, true)
+                                          : sigma_delta_step(in, model.m_in[i], model.v_in[i], motion_factor, false);
     if (owner) {
       model.m_out[i] = p.m;
       model.v_out[i] = p.v;

@@ -17,13 +17,17 @@ struct SigmaDeltaPixel {
 // `first`: the frame after a reset initialises the model (M = I, V = floor) and is background.
 __host__ __device__ inline SigmaDeltaPixel sigma_delta_step(int in, int m, int v, int factor, bool first) {
   if (first) return {std::uint8_t(in), kMotionMinDeviation, false};
-  if (m < in) ++m;
-  else if (m > in) --m;
+  if (m < in)
+    ++m;
+  else if (m > in)
+    --m;
   const int d = m > in ? m - in : in - m;  // taken after M moved (paper order)
   if (d != 0) {
     const int target = factor * d < 255 ? factor * d : 255;
-    if (v < target) ++v;
-    else if (v > target) --v;
+    if (v < target)
+      ++v;
+    else if (v > target)
+      --v;
   }
   if (v < kMotionMinDeviation) v = kMotionMinDeviation;
   if (v > kMotionMaxDeviation) v = kMotionMaxDeviation;
