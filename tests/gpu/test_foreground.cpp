@@ -170,7 +170,9 @@ TEST(Foreground, MotionSequences) {
       const std::size_t moving =
           expect_sequence_agrees(sequence(kind, size.w, size.h, pads[seed % 3], n_frames, seed), o);
       if (HasFailure()) return;
-      if (kind == Kind::Still) EXPECT_EQ(moving, 0u) << "a still scene has no foreground";
+      if (kind == Kind::Still) {
+        EXPECT_EQ(moving, 0u) << "a still scene has no foreground";
+      }
       frames += std::size_t(n_frames);
       with_components += moving;
     }

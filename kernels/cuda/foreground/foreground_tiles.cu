@@ -31,13 +31,14 @@ __global__ void __launch_bounds__(kForegroundThreads)
     cells[i] = in_frame ? source.bit(x, y, owner) : 0;  // outside the frame: never read
   }
   __syncthreads();
-  if (open_radius > 0) {
-    square_filter_shared(tile, open_radius, true);
-    square_filter_shared(tile, open_radius, false);
-  }
-  if (close_radius > 0) {
-    square_filter_shared(tile, close_radius, false);
-    square_filter_shared(tile, close_radius, true);
+  // Opening (erode, dilate) then closing (dilate, erode); each filter works inside the last one's margin.
+  const int radii[4] = {open_radius, open_radius, close_radius, close_radius};
+  const bool erodes[4] = {true, false, false, true};
+  int margin = 0;
+  for (int f = 0; f < 4; ++f) {
+    if (radii[f] == 0) continue;
+    square_filter_shared(tile, margin, radii[f], erodes[f]);
+    margin += radii[f];
   }
   for (int i = threadIdx.x; i < kForegroundTile * kForegroundTile; i += blockDim.x) {
     const int c = i % kForegroundTile, r = i / kForegroundTile;
