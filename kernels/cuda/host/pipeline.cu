@@ -112,8 +112,8 @@ void FramePipeline::reserve(int width, int height, bool host_frames, const Optio
   if (host_frames) reserve_upload(width, height);
 }
 
-// A larger frame replaces the scratch (segment arrays included); otherwise only missing segment
-// arrays are added, for the size already reserved.
+// A larger frame replaces the scratch (segment arrays and foreground planes included); otherwise
+// only missing segment arrays or foreground planes are added, for the size already reserved.
 void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, bool foreground,
                                    int width_asked, int height_asked) {
   if (!host_counts_) grow_host_results(kFirstExpected);
