@@ -3,8 +3,10 @@
 
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <string>
 
+#include "foreground/cuda_background_model.cuh"
 #include "host/analyzer_impl.cuh"
 #include "host/cuda_check.hpp"
 #include "label/optimized_uf.cuh"
@@ -61,8 +63,12 @@ void CudaAnalyzer::submit(const ImageView& image, const Options& options, const 
   impl_->submit(image, options, labels);
 }
 void CudaAnalyzer::collect(Result& result) { impl_->collect(result); }
-void CudaAnalyzer::set_background_model(std::shared_ptr<BackgroundModel>) {
-  throw Error(Error::Kind::InvalidArgument, "the foreground stage is not built yet");
+void CudaAnalyzer::set_background_model(std::shared_ptr<BackgroundModel> model) {
+  auto cuda_model = std::dynamic_pointer_cast<cuda::CudaBackgroundModel>(model);
+  if (model && (std::string(model->backend_name()) != "cuda" || !cuda_model))
+    throw Error(Error::Kind::InvalidArgument, std::string("the CUDA analyzer cannot use a background model of the ") +
+                                                  model->backend_name() + " backend");
+  impl_->set_background_model(std::move(cuda_model));
 }
 void CudaAnalyzer::submit_host(const ImageView& image, const Options& options) { impl_->submit_host(image, options); }
 void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result) {

@@ -7,6 +7,7 @@
 #include "analyze/flsl_otf.cuh"
 #include "analyze/gather_roots.cuh"
 #include "analyze/naive.cuh"
+#include "foreground/foreground_stage.cuh"
 #include "host/cuda_check.hpp"
 #include "host/stage_timer.cuh"
 #include "label/8dls.cuh"
@@ -106,25 +107,30 @@ bool capturable(const Options& options) {
 void FramePipeline::reserve(int width, int height, bool host_frames, const Options& options) {
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
     throw Error(Error::Kind::InvalidArgument, "cannot reserve for a " + size_text(width, height) + " frame");
-  reserve_pixels(std::size_t(width) * height, height, segments_for(options), width, height);
+  reserve_pixels(std::size_t(width) * height, height, segments_for(options), foreground_stage_on(options), width,
+                 height);
   if (host_frames) reserve_upload(width, height);
 }
 
-// A larger frame replaces the scratch (segment arrays included); otherwise only missing segment
-// arrays are added, for the size already reserved.
-void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked,
-                                   int height_asked) {
+// A larger frame replaces the scratch (segment arrays and foreground planes included); otherwise
+// only missing segment arrays or foreground planes are added, for the size already reserved.
+void FramePipeline::reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, bool foreground,
+                                   int width_asked, int height_asked) {
   if (!host_counts_) grow_host_results(kFirstExpected);
   if (pixels > scratch_.max_pixels || height > scratch_.max_height) {
     graphs_.clear();
     allocate_scratch(scratch_, std::max(pixels, scratch_.max_pixels), std::max(height, scratch_.max_height), segments,
-                     size_text(width_asked, height_asked));
+                     foreground, size_text(width_asked, height_asked));
     frame_state_dirty_ = true;  // until the new scratch is zeroed: a failed zeroing is retried
     clear_state_left_by_a_failure();
-  } else if (segments > scratch_.segments_held) {
+    return;
+  }
+  if (segments > scratch_.segments_held) {
     graphs_.clear();
     allocate_segments(scratch_, segments, size_text(width_asked, height_asked));
   }
+  // Adding the planes frees nothing a graph points at: the graphs stay.
+  if (foreground && !scratch_.foreground_arena) allocate_foreground(scratch_, size_text(width_asked, height_asked));
 }
 
 void FramePipeline::release() noexcept {
@@ -152,8 +158,8 @@ void FramePipeline::reserve_upload(int width, int height) {
 }
 
 void FramePipeline::fit(const ImageView& image, const Options& options) {
-  reserve_pixels(std::size_t(image.width) * image.height, image.height, segments_for(options), image.width,
-                 image.height);
+  reserve_pixels(std::size_t(image.width) * image.height, image.height, segments_for(options),
+                 foreground_stage_on(options), image.width, image.height);
   clear_state_left_by_a_failure();
 }
 
@@ -227,12 +233,27 @@ void FramePipeline::queue_frame(const ImageView& image, const Options& options, 
   if (labels) write_label_map(mask, scratch_.labels, scratch_.analysis(), nullptr, *labels, stream, timer);
 }
 
+ImageView FramePipeline::queue_foreground(const ImageView& image, const Options& options) {
+  fit(image, options);  // the mask planes, before anything is queued
+  if (options.foreground == Foreground::Motion && !model_) model_ = std::make_shared<CudaBackgroundModel>();
+  return queue_foreground_stage(image, options, model_.get(), scratch_.foreground(), stream_);
+}
+
 void FramePipeline::submit(const ImageView& image, const Options& options, const LabelView* labels) {
   if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
   validate(image, options);
   if (labels && (labels->data == nullptr || labels->stride < image.width))
     throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
-  frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer_, 0};
+  if (foreground_stage_on(options)) {
+    // From here on the frame is the 0/1 mask plane, labelled like any plane with threshold 0.
+    Options labelled = options;
+    labelled.threshold = 0;
+    labelled.foreground = Foreground::Threshold;
+    labelled.open_radius = labelled.close_radius = 0;
+    frame_ = PendingFrame{queue_foreground(image, options), labelled, labels ? *labels : LabelView{}, timer_, 0};
+  } else {
+    frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer_, 0};
+  }
   try {
     submit_frame();
   } catch (...) {

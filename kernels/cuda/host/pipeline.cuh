@@ -8,8 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "ccl/types.hpp"
+#include "foreground/cuda_background_model.cuh"
 #include "host/frame_graphs.cuh"
 #include "host/scratch.cuh"
 #include "output/compact.cuh"
@@ -49,6 +51,10 @@ class FramePipeline {
   // submit_host() then collect().
   void run_host(const ImageView& image, const Options& options, Result& result);
 
+  // The model Foreground::Motion updates (nullptr drops it); without one, the first motion frame
+  // makes the pipeline its own.
+  void set_background_model(std::shared_ptr<CudaBackgroundModel> model) { model_ = std::move(model); }
+
   cudaStream_t stream() const { return stream_; }
   // Frames are queued as CUDA graphs where their options allow (raster order, no area filter, an
   // algorithm that does not wait: the defaults); off, every operation is queued by itself (the
@@ -58,13 +64,18 @@ class FramePipeline {
   // operation by operation.
   void set_timer(StageTimer* timer) { timer_ = timer; }
   std::size_t graphs_kept() const { return graphs_.size(); }
-  // Device memory held now: both scratch allocations and run_host's upload copy.
+  // Device memory held now: the scratch allocations (foreground planes included) and run_host's
+  // upload copy; not the background model, which analyzers may share.
   std::size_t device_bytes() const {
-    return scratch_.arena_bytes + scratch_.segment_arena_bytes + upload_bytes_;
+    return scratch_.arena_bytes + scratch_.segment_arena_bytes + scratch_.foreground_arena_bytes + upload_bytes_;
   }
 
  private:
-  void reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, int width_asked, int height_asked);
+  void reserve_pixels(std::size_t pixels, int height, SegmentArrays segments, bool foreground, int width_asked,
+                      int height_asked);
+  // The foreground stage of a frame whose options ask for it, queued on stream_ (outside any
+  // graph): returns the mask plane, which the frame's labelling reads with threshold 0.
+  ImageView queue_foreground(const ImageView& image, const Options& options);
   void reserve_upload(int width, int height);
   void label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer);
   // Room for n components in the host list; the first `keep` stay when it moves.
@@ -95,6 +106,7 @@ class FramePipeline {
   bool use_graphs_ = true;
   StageTimer* timer_ = nullptr;
   bool frame_state_dirty_ = false;
+  std::shared_ptr<CudaBackgroundModel> model_;  // Foreground::Motion's, possibly shared with other pipelines
   // The frame between submit() and collect().
   struct PendingFrame {
     ImageView image;

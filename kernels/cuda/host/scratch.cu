@@ -79,6 +79,15 @@ void place_segments(Scratch& s, SegmentArrays segments, const std::string& frame
   carve_segments(s, carving, segments);
 }
 
+// Points `s` (max_pixels and max_height set) at a new foreground arena; the caller frees any old one.
+void place_foreground(Scratch& s, const std::string& frame) {
+  const std::size_t plane = mask_plane_bytes(s.max_pixels, s.max_height);
+  s.foreground_arena = device_alloc(2 * plane, "the foreground mask planes of a " + frame + " frame");
+  s.foreground_arena_bytes = 2 * plane;
+  s.foreground_mask = static_cast<std::uint8_t*>(s.foreground_arena);
+  s.foreground_spare = s.foreground_mask + plane;
+}
+
 }  // namespace
 
 void* device_alloc(std::size_t bytes, const std::string& what) {
@@ -93,7 +102,8 @@ void* device_alloc(std::size_t bytes, const std::string& what) {
   return p;
 }
 
-void allocate_scratch(Scratch& s, std::size_t pixels, int height, SegmentArrays segments, const std::string& frame) {
+void allocate_scratch(Scratch& s, std::size_t pixels, int height, SegmentArrays segments, bool foreground,
+                      const std::string& frame) {
   Scratch grown;
   grown.max_pixels = pixels;
   grown.max_height = height;
@@ -115,6 +125,15 @@ void allocate_scratch(Scratch& s, std::size_t pixels, int height, SegmentArrays 
       throw;
     }
   }
+  if (foreground || s.foreground_arena) {  // a pipeline that ran the stage keeps its planes
+    try {
+      place_foreground(grown, frame);
+    } catch (...) {
+      cudaFree(grown.arena);
+      if (grown.segment_arena) cudaFree(grown.segment_arena);
+      throw;
+    }
+  }
   free_scratch(s);
   s = grown;
 }
@@ -125,6 +144,11 @@ void allocate_segments(Scratch& s, SegmentArrays segments, const std::string& fr
   place_segments(grown, segments, frame);
   if (s.segment_arena) cudaFree(s.segment_arena);
   s = grown;
+}
+
+void allocate_foreground(Scratch& s, const std::string& frame) {
+  if (s.foreground_arena) return;
+  place_foreground(s, frame);  // nothing to free: none held
 }
 
 // At most one block per row; the state is padded so the status words stay 8-byte aligned.
@@ -145,6 +169,7 @@ void clear_frame_state(const Scratch& s, cudaStream_t stream) {
 void free_scratch(Scratch& s) noexcept {
   if (s.arena) cudaFree(s.arena);
   if (s.segment_arena) cudaFree(s.segment_arena);
+  if (s.foreground_arena) cudaFree(s.foreground_arena);
   s = Scratch{};
 }
 

@@ -12,6 +12,7 @@
 #include "analyze/flsl_otf.cuh"
 #include "analyze/root_stats.cuh"
 #include "ccl/types.hpp"
+#include "foreground/foreground_stage.cuh"
 #include "output/compact.cuh"
 #include "primitives/row_block_scan.cuh"
 #include "primitives/views.cuh"
@@ -66,10 +67,18 @@ struct Scratch {
   void* segment_arena = nullptr;  // always sized for max_pixels and max_height
   std::size_t segment_arena_bytes = 0;
 
+  // The foreground stage's mask plane and its spare, mask_plane_bytes(max_pixels, max_height)
+  // each, in a third allocation; null until options first ask for the stage.
+  std::uint8_t* foreground_mask = nullptr;
+  std::uint8_t* foreground_spare = nullptr;
+  void* foreground_arena = nullptr;
+  std::size_t foreground_arena_bytes = 0;
+
   AnalysisOutput analysis() const { return AnalysisOutput{root_rank, row_offset, stats, counts}; }
   RootSlotsView root_slots() const { return RootSlotsView{root_stats, row_block_roots}; }
   SegmentsView segments() const { return SegmentsView{segment_bounds, segment_parent, segment_count}; }
   OtfWork otf_work() const { return OtfWork{row_block_scan, segments(), run_features}; }
+  ForegroundPlanes foreground() const { return ForegroundPlanes{foreground_mask, foreground_spare}; }
   CompactionWork compaction() const { return CompactionWork{order, sort_keys, ranks, n_selected, cub_temp, cub_temp_bytes}; }
 };
 
@@ -79,14 +88,17 @@ void* device_alloc(std::size_t bytes, const std::string& what);
 
 // Allocates scratch for frames of up to `pixels` pixels and `height` rows: one cudaMalloc for the
 // arrays every frame uses, a second for the segment arrays `segments` asks for or the scratch
-// being replaced holds; throws Error(OutOfMemory) naming `frame` (the size that asked) and the bytes
+// being replaced holds, a third for the foreground planes when `foreground` or the old scratch held them; throws Error(OutOfMemory) naming `frame` (the size that asked) and the bytes
 // asked for. On failure `scratch` is left as it was, still usable for the frames it was sized for.
-void allocate_scratch(Scratch& scratch, std::size_t pixels, int height, SegmentArrays segments,
+void allocate_scratch(Scratch& scratch, std::size_t pixels, int height, SegmentArrays segments, bool foreground,
                       const std::string& frame);
 // Adds the segment arrays `segments` asks for, sized for the frames the scratch is sized for;
 // nothing when it holds them already. Same errors; on failure the old segment arrays stay.
 void allocate_segments(Scratch& scratch, SegmentArrays segments, const std::string& frame);
-// Frees both allocations.
+// Adds the foreground stage's planes, sized for the frames the scratch is sized for; nothing when
+// it holds them already. Same errors; on failure the scratch is as it was.
+void allocate_foreground(Scratch& scratch, const std::string& frame);
+// Frees every allocation.
 void free_scratch(Scratch& scratch) noexcept;
 // Bytes of row_block_scan (state and status words, contiguous).
 std::size_t scan_state_bytes(const Scratch& scratch);

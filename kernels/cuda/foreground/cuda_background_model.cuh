@@ -1,0 +1,51 @@
+// The CUDA BackgroundModel: the Sigma-Delta planes M and V in device memory, twice (the previous
+// frame's, read, and this frame's, written), in one allocation sized on the first frame and reused.
+// Updates are ordered through one event, so analyzers on different streams that submit in frame
+// order update in frame order.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ccl/foreground.hpp"
+#include "foreground/mask_source.cuh"
+
+namespace ccl::cuda {
+
+class CudaBackgroundModel final : public BackgroundModel {
+ public:
+  CudaBackgroundModel() = default;
+  ~CudaBackgroundModel() override;  // the CUDA context of the updates must be current
+  CudaBackgroundModel(const CudaBackgroundModel&) = delete;
+  CudaBackgroundModel& operator=(const CudaBackgroundModel&) = delete;
+
+  const char* backend_name() const override { return "cuda"; }
+  void reset() override {
+    reset_pending_ = true;
+    frames_seen_ = 0;
+  }
+  std::uint64_t frames_seen() const override { return frames_seen_; }
+
+  // Makes `stream` wait for the previous update (on whichever stream it ran), sizes the planes for
+  // a width x height frame (another size reallocates if needed and resets), and returns the planes
+  // this update reads and writes. Throws Error(OutOfMemory) naming the size, Error(DeviceFailure).
+  SigmaDeltaPlanes begin_update(int width, int height, cudaStream_t stream);
+  // Once the update's kernel is queued on `stream`: the next update waits for it and reads its planes.
+  void end_update(cudaStream_t stream);
+  std::size_t device_bytes() const { return bytes_; }
+
+ private:
+  std::uint8_t* planes_ = nullptr;  // M0, V0, M1, V1, each plane_bytes_
+  std::size_t bytes_ = 0;
+  std::size_t plane_bytes_ = 0;
+  int width_ = 0, height_ = 0;
+  int written_ = 0;  // which copy (0 or 1) the last update wrote
+  bool reset_pending_ = true;
+  std::uint64_t frames_seen_ = 0;
+  cudaEvent_t updated_ = nullptr;  // recorded after each update
+  bool recorded_ = false;
+};
+
+}  // namespace ccl::cuda

@@ -1,0 +1,44 @@
+// The foreground stage on the device: plane 0 -> the 0/1 mask plane the labellers read, through
+// the threshold or the Sigma-Delta model, then opening and closing (ccl/foreground.hpp). One
+// tile pass while the four filters' halo fits the tile buffer (open + close radius <= 15), else two:
+// mask + opening into the spare plane, closing from there into the mask plane.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ccl/types.hpp"
+
+namespace ccl::cuda {
+
+class CudaBackgroundModel;
+
+// Whether the options need the stage at all; the default (threshold, no morphology) skips it and
+// the labellers binarize plane 0 in their own reads, as before.
+inline bool foreground_stage_on(const Options& options) {
+  return options.foreground == Foreground::Motion || options.open_radius > 0 || options.close_radius > 0;
+}
+
+// Bytes between rows of a mask plane for a frame `width` wide: whole 16-byte rows, so the
+// labellers' vector reads apply.
+inline std::ptrdiff_t mask_pitch(int width) { return (std::ptrdiff_t(width) + 15) / 16 * 16; }
+
+// Bytes of one mask plane that holds every frame of up to `pixels` pixels and `height` rows.
+inline std::size_t mask_plane_bytes(std::size_t pixels, int height) {
+  return (pixels + 15 * std::size_t(height) + 255) / 256 * 256;
+}
+
+struct ForegroundPlanes {
+  std::uint8_t* mask;   // the stage's output, mask_pitch(width) a row
+  std::uint8_t* spare;  // the opening's output when the stage takes two passes
+};
+
+// Queues the stage for `image` (device memory) on `stream`; the mask lands in planes.mask.
+// Motion needs `model` and updates it (waiting first for its previous update, on any stream).
+// The returned view is the mask, to be labelled with threshold 0.
+ImageView queue_foreground_stage(const ImageView& image, const Options& options, CudaBackgroundModel* model,
+                                 const ForegroundPlanes& planes, cudaStream_t stream);
+
+}  // namespace ccl::cuda
