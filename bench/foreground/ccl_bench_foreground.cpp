@@ -54,7 +54,9 @@ using Props = std::vector<std::pair<std::string, std::string>>;
 constexpr unsigned kLargeArea = 50;  // sanity: a frame's mask must hold some components at least this big
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
 
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "ccl-bench-foreground: %s\n", what.c_str());
@@ -133,7 +135,8 @@ struct Ring {
     GstStructure* config = gst_buffer_pool_get_config(pool);
     gst_buffer_pool_config_set_params(config, caps, guint(info.size), guint(seq.frames.size()), 0);
     gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-    if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) fail("buffer pool failed");
+    if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE))
+      fail("buffer pool failed");
     for (const auto& f : seq.frames) {
       GstBuffer* b = nullptr;
       if (gst_buffer_pool_acquire_buffer(pool, &b, nullptr) != GST_FLOW_OK) fail("acquire failed");
@@ -173,7 +176,7 @@ GstHarness* make_harness(GstCudaContext* context, const Ring& ring, const Props&
 }
 
 struct Figures {
-  double fps = 0, median_ms = 0, p99_ms = 0;  // latency: push (or arrival) to the buffer leaving cudaccl
+  double fps = 0, median_ms = 0, p99_ms = 0;   // latency: push (or arrival) to the buffer leaving cudaccl
   double step_median_ms = 0, step_p99_ms = 0;  // harness with frames in flight: one push-and-pull step
   double mean_components = 0;                  // GstCclMeta n_components_total, per timed frame
   int frames = 0;
@@ -183,7 +186,8 @@ struct Figures {
 // cudaccl in a harness: `warmup` frames, then `n` timed, one push then one pull per step. With
 // frames-in-flight=N the pull after push j returns frame j-N+1 (pushed N-1 steps earlier): its
 // latency runs from its own push to that pull, so at full rate it spans N steps.
-Figures time_harness(GstCudaContext* context, const Ring& ring, const Props& props, guint in_flight, int warmup, int n) {
+Figures time_harness(GstCudaContext* context, const Ring& ring, const Props& props, guint in_flight, int warmup,
+                     int n) {
   GstHarness* h = make_harness(context, ring, props);
   std::size_t i = 0;
   const std::size_t lag = in_flight - 1;
@@ -251,32 +255,33 @@ Figures time_pipeline(GstCudaContext* context, const Ring& ring, const Props& pr
   probe.in.resize(std::size_t(total));
   probe.latency.reserve(std::size_t(n));
   GstPad* sink = gst_element_get_static_pad(ccl, "sink");
-  gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER,
-                    [](GstPad*, GstPadProbeInfo* info, gpointer d) {
-                      auto* k = static_cast<Probe*>(d);
-                      const guint64 o = GST_BUFFER_OFFSET(GST_PAD_PROBE_INFO_BUFFER(info));
-                      if (o < k->in.size()) k->in[o] = Clock::now();
-                      return GST_PAD_PROBE_OK;
-                    },
-                    &probe, nullptr);
+  gst_pad_add_probe(
+      sink, GST_PAD_PROBE_TYPE_BUFFER,
+      [](GstPad*, GstPadProbeInfo* info, gpointer d) {
+        auto* k = static_cast<Probe*>(d);
+        const guint64 o = GST_BUFFER_OFFSET(GST_PAD_PROBE_INFO_BUFFER(info));
+        if (o < k->in.size()) k->in[o] = Clock::now();
+        return GST_PAD_PROBE_OK;
+      },
+      &probe, nullptr);
   gst_object_unref(sink);
   GstPad* out = gst_element_get_static_pad(ccl, "src");
-  gst_pad_add_probe(out, GST_PAD_PROBE_TYPE_BUFFER,
-                    [](GstPad*, GstPadProbeInfo* info, gpointer d) {
-                      auto* k = static_cast<Probe*>(d);
-                      const auto now = Clock::now();
-                      GstBuffer* b = GST_PAD_PROBE_INFO_BUFFER(info);
-                      if (++k->seen == k->warm) k->start = now;
-                      k->end = now;
-                      if (k->seen > k->warm) {
-                        const guint64 o = GST_BUFFER_OFFSET(b);
-                        if (o < k->in.size()) k->latency.push_back(ms_between(k->in[o], now));
-                        if (const GstCclMeta* m = gst_buffer_get_ccl_meta(b))
-                          k->components += m->n_components_total, ++k->with_meta;
-                      }
-                      return GST_PAD_PROBE_OK;
-                    },
-                    &probe, nullptr);
+  gst_pad_add_probe(
+      out, GST_PAD_PROBE_TYPE_BUFFER,
+      [](GstPad*, GstPadProbeInfo* info, gpointer d) {
+        auto* k = static_cast<Probe*>(d);
+        const auto now = Clock::now();
+        GstBuffer* b = GST_PAD_PROBE_INFO_BUFFER(info);
+        if (++k->seen == k->warm) k->start = now;
+        k->end = now;
+        if (k->seen > k->warm) {
+          const guint64 o = GST_BUFFER_OFFSET(b);
+          if (o < k->in.size()) k->latency.push_back(ms_between(k->in[o], now));
+          if (const GstCclMeta* m = gst_buffer_get_ccl_meta(b)) k->components += m->n_components_total, ++k->with_meta;
+        }
+        return GST_PAD_PROBE_OK;
+      },
+      &probe, nullptr);
   gst_object_unref(out);
   if (gst_element_set_state(p, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) fail("pipeline to PLAYING failed");
   for (int i = 0; i < total; ++i) {
@@ -314,13 +319,85 @@ Figures time_pipeline(GstCudaContext* context, const Ring& ring, const Props& pr
   return f;
 }
 
+// The foreground stage of ccl/foreground.hpp on the host (Sigma-Delta, then opening with the
+// clipped square: OpenCV's default morphology border), labelled by connectedComponentsWithStats:
+// the component count the element must report for the same frame, byte-identical arithmetic.
+struct SigmaDeltaReference {
+  int motion_factor = 4, open_radius = 1;
+  std::vector<std::uint8_t> m, v;
+  cv::Mat mask, opened, labels, stats, centroids;
+  bool started = false;
+
+  // Returns the components of frame `f`, in stream order.
+  int apply(const std::vector<std::uint8_t>& f, int w, int h, std::size_t stride) {
+    mask.create(h, w, CV_8U);
+    if (!started) {
+      m.resize(std::size_t(w) * std::size_t(h)), v.assign(m.size(), 2);
+      for (int y = 0; y < h; ++y)
+        std::memcpy(&m[std::size_t(y) * std::size_t(w)], &f[std::size_t(y) * stride], std::size_t(w));
+      mask.setTo(0);
+      started = true;
+      return 0;
+    }
+    for (int y = 0; y < h; ++y) {
+      std::uint8_t* out = mask.ptr<std::uint8_t>(y);
+      for (int x = 0; x < w; ++x) {
+        const std::size_t at = std::size_t(y) * std::size_t(w) + std::size_t(x);
+        const int i = f[std::size_t(y) * stride + std::size_t(x)];
+        int mm = m[at], vv = v[at];
+        mm += (i > mm) - (i < mm);
+        const int d = std::abs(i - mm);
+        if (d != 0) {
+          const int target = std::min(motion_factor * d, 255);
+          vv += (target > vv) - (target < vv);
+        }
+        vv = std::clamp(vv, 2, 255);
+        m[at] = std::uint8_t(mm), v[at] = std::uint8_t(vv);
+        out[x] = d >= vv ? 255 : 0;
+      }
+    }
+    const cv::Mat kernel =
+        cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * open_radius + 1, 2 * open_radius + 1));
+    if (open_radius > 0)
+      cv::morphologyEx(mask, opened, cv::MORPH_OPEN, kernel);
+    else
+      opened = mask;
+    return cv::connectedComponentsWithStats(opened, labels, stats, centroids, 8, CV_32S) - 1;
+  }
+  int count_large() const {
+    int n = 0;
+    for (int i = 1; i < stats.rows; ++i) n += stats.at<int>(i, cv::CC_STAT_AREA) >= int(kLargeArea);
+    return n;
+  }
+};
+
+// Host only (no GPU): the reference's counts on the frames sanity() checks.
+void reference_counts(const bench::DaylightSequence& seq, int settle, int check) {
+  SigmaDeltaReference ref;
+  std::printf(
+      "  host Sigma-Delta reference (motion-factor=4 open=1, 8-conn), frames %d..%d: components total / "
+      "area >= %u:",
+      settle, settle + check - 1, kLargeArea);
+  for (int i = 0; i < settle + check; ++i) {
+    const int n =
+        ref.apply(seq.frames[ping_pong(std::size_t(i), seq.frames.size())], seq.width, seq.height, seq.stride);
+    if (i >= settle) std::printf(" %d/%d", n, ref.count_large());
+  }
+  std::printf("\n");
+}
+
 // Before timing: a fresh element on the stream's first frames; after `settle` frames (the model
 // starts from frame 0 and learns), `check` frames must each hold components of area >= kLargeArea.
-bool sanity(GstCudaContext* context, const Ring& ring, int settle, int check, std::string& effective) {
+bool sanity(GstCudaContext* context, const Ring& ring, const bench::DaylightSequence& seq, int settle, int check,
+            std::string& effective) {
+  SigmaDeltaReference ref;
+  int mismatches = 0;
+  std::string reference_text;
   GstHarness* h = make_harness(context, ring, element_props(1));
   effective = "foreground=" + get_property(h->element, "foreground") +
-              " motion-factor=" + get_property(h->element, "motion-factor") + " open=" + get_property(h->element, "open") +
-              " close=" + get_property(h->element, "close") + " threshold=" + get_property(h->element, "threshold") +
+              " motion-factor=" + get_property(h->element, "motion-factor") +
+              " open=" + get_property(h->element, "open") + " close=" + get_property(h->element, "close") +
+              " threshold=" + get_property(h->element, "threshold") +
               " connectivity=" + get_property(h->element, "connectivity");
   bool ok = true;
   std::printf("  sanity, fresh element, frames %d..%d of the stream: components total / area >= %u / largest area:",
@@ -329,7 +406,11 @@ bool sanity(GstCudaContext* context, const Ring& ring, int settle, int check, st
     GstBuffer* out = gst_harness_push_and_pull(h, ring.frame(std::size_t(i)));
     if (!out) fail("sanity: no output buffer");
     const GstCclMeta* m = gst_buffer_get_ccl_meta(out);
+    const int expected =
+        ref.apply(seq.frames[ping_pong(std::size_t(i), seq.frames.size())], seq.width, seq.height, seq.stride);
+    if (m && int(m->n_components_total) != expected) ++mismatches;
     if (i >= settle) {
+      reference_text += " " + std::to_string(expected) + "/" + std::to_string(ref.count_large());
       if (!m) {
         std::printf(" (no GstCclMeta)");
         ok = false;
@@ -347,6 +428,11 @@ bool sanity(GstCudaContext* context, const Ring& ring, int settle, int check, st
   }
   gst_harness_teardown(h);
   std::printf(" -> %s\n", ok ? "ok" : "SANITY FAILED (no component of that size in some frame)");
+  std::printf(
+      "  host Sigma-Delta reference (ccl/foreground.hpp arithmetic, OpenCV open and CCWS), same frames: "
+      "components total / area >= %u:%s; element vs reference component counts on frames 0..%d: %s\n",
+      kLargeArea, reference_text.c_str(), settle + check - 1,
+      mismatches ? ("MISMATCH on " + std::to_string(mismatches) + " frames").c_str() : "identical");
   return ok;
 }
 
@@ -394,7 +480,8 @@ CvFigures time_cv_single(const bench::DaylightSequence& seq, int threads, int wa
   CvChain chain;
   const std::size_t k = seq.frames.size();
   std::size_t i = 0;
-  for (int j = 0; j < warmup; ++j, ++i) chain.apply(luma_of(seq.frames[ping_pong(i, k)], seq.width, seq.height, seq.stride));
+  for (int j = 0; j < warmup; ++j, ++i)
+    chain.apply(luma_of(seq.frames[ping_pong(i, k)], seq.width, seq.height, seq.stride));
   std::vector<double> total, mog2, open, ccl;
   double components = 0, large = 0;
   const auto start = Clock::now();
@@ -442,7 +529,8 @@ CvFigures time_cv_streams(const bench::DaylightSequence& seq, int streams, int w
       const std::vector<std::vector<std::uint8_t>> frames = seq.frames;  // this stream's own copy
       CvChain chain;
       std::size_t i = std::size_t(s) * period / std::size_t(streams);
-      for (int j = 0; j < warmup; ++j, ++i) chain.apply(luma_of(frames[ping_pong(i, k)], seq.width, seq.height, seq.stride));
+      for (int j = 0; j < warmup; ++j, ++i)
+        chain.apply(luma_of(frames[ping_pong(i, k)], seq.width, seq.height, seq.stride));
       {
         std::unique_lock<std::mutex> lock(mutex);
         if (++ready == streams) {
@@ -477,7 +565,8 @@ CvFigures time_cv_streams(const bench::DaylightSequence& seq, int streams, int w
     latency.insert(latency.end(), r.latency.begin(), r.latency.end());
     components += r.components, large += r.large;
     const double fps = r.frames / r.wall_ms * 1e3;
-    f.per_stream_fps_min = std::min(f.per_stream_fps_min, fps), f.per_stream_fps_max = std::max(f.per_stream_fps_max, fps);
+    f.per_stream_fps_min = std::min(f.per_stream_fps_min, fps),
+    f.per_stream_fps_max = std::max(f.per_stream_fps_max, fps);
   }
   f.fps = f.frames / ms_between(start, end) * 1e3;
   f.median_ms = percentile(latency, 0.5), f.p99_ms = percentile(latency, 0.99);
@@ -491,9 +580,10 @@ struct Config {
   int ring_1080 = 120, ring_2160 = 60;
   int cv_frames = 300, cv_warmup = 30;
   int stream_frames_1080 = 60, stream_warmup_1080 = 20, stream_frames_2160 = 20, stream_warmup_2160 = 10;
-  int streams = 0;      // 0: one per host core
+  int streams = 0;       // 0: one per host core
   double cv_cap_s = 30;  // each OpenCV figure stops timing after this many seconds
   bool only_1080 = false, only_2160 = false, roi_variant = true;
+  bool host_only = false;  // no GPU: the scene, the host reference and the OpenCV peers only
 };
 
 bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int cores) {
@@ -502,60 +592,73 @@ bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int core
   auto t = Clock::now();
   const bench::DaylightSequence seq = bench::make_daylight_sequence(w, h, k, {}, cores);
   const double gen_ms = ms_since(t);
-  t = Clock::now();
-  Ring ring(context, seq);
-  const double upload_ms = ms_since(t);
-  std::printf("\n== %dx%d NV12 in CUDA memory, synthetic daylight: %d distinct frames played ping-pong "
-              "(generated in %.0f ms, uploaded once in %.0f ms)\n",
-              w, h, k, gen_ms, upload_ms);
-
-  std::string effective;
-  const bool ok = sanity(context, ring, 60, 5, effective);
-  std::printf("  element: cudaccl %s; properties read back: %s\n", props_text(element_props(1)).c_str(),
-              effective.c_str());
-
   struct Row {
     std::string name;
     Figures f;
   };
   std::vector<Row> ours;
-  ours.push_back({"harness, frames-in-flight=1", time_harness(context, ring, element_props(1), 1, cfg.warmup, cfg.frames)});
-  ours.push_back({"harness, frames-in-flight=3", time_harness(context, ring, element_props(3), 3, cfg.warmup, cfg.frames)});
-  ours.push_back({"appsrc ! cudaccl ! fakesink, frames-in-flight=1",
-                  time_pipeline(context, ring, element_props(1), cfg.warmup, cfg.frames)});
-  ours.push_back({"appsrc ! cudaccl ! fakesink, frames-in-flight=3",
-                  time_pipeline(context, ring, element_props(3), cfg.warmup, cfg.frames)});
-  if (cfg.roi_variant)
-    ours.push_back({"harness, frames-in-flight=1, + ROI metas (attach-roi-meta=true)",
-                    time_harness(context, ring, element_props(1, true), 1, cfg.warmup, cfg.frames)});
+  bool ok = true;
+  if (!context) {  // --host-only: the scene and the peers, no element
+    std::printf(
+        "\n== %dx%d, synthetic daylight: %d distinct frames played ping-pong (generated in %.0f ms); "
+        "host only, no element\n",
+        w, h, k, gen_ms);
+    reference_counts(seq, 60, 5);
+  } else {
+    t = Clock::now();
+    Ring ring(context, seq);
+    const double upload_ms = ms_since(t);
+    std::printf(
+        "\n== %dx%d NV12 in CUDA memory, synthetic daylight: %d distinct frames played ping-pong "
+        "(generated in %.0f ms, uploaded once in %.0f ms)\n",
+        w, h, k, gen_ms, upload_ms);
 
+    std::string effective;
+    ok = sanity(context, ring, seq, 60, 5, effective);
+    std::printf("  element: cudaccl %s; properties read back: %s\n", props_text(element_props(1)).c_str(),
+                effective.c_str());
+
+    ours.push_back(
+        {"harness, frames-in-flight=1", time_harness(context, ring, element_props(1), 1, cfg.warmup, cfg.frames)});
+    ours.push_back(
+        {"harness, frames-in-flight=3", time_harness(context, ring, element_props(3), 3, cfg.warmup, cfg.frames)});
+    ours.push_back({"appsrc ! cudaccl ! fakesink, frames-in-flight=1",
+                    time_pipeline(context, ring, element_props(1), cfg.warmup, cfg.frames)});
+    ours.push_back({"appsrc ! cudaccl ! fakesink, frames-in-flight=3",
+                    time_pipeline(context, ring, element_props(3), cfg.warmup, cfg.frames)});
+    if (cfg.roi_variant)
+      ours.push_back({"harness, frames-in-flight=1, + ROI metas (attach-roi-meta=true)",
+                      time_harness(context, ring, element_props(1, true), 1, cfg.warmup, cfg.frames)});
+  }
   const int streams = cfg.streams > 0 ? cfg.streams : cores;
   const CvFigures single = time_cv_single(seq, cores, cfg.cv_warmup, cfg.cv_frames, cfg.cv_cap_s);
-  const CvFigures multi =
-      time_cv_streams(seq, streams, big ? cfg.stream_warmup_2160 : cfg.stream_warmup_1080,
-                      big ? cfg.stream_frames_2160 : cfg.stream_frames_1080, cfg.cv_cap_s);
+  const CvFigures multi = time_cv_streams(seq, streams, big ? cfg.stream_warmup_2160 : cfg.stream_warmup_1080,
+                                          big ? cfg.stream_frames_2160 : cfg.stream_frames_1080, cfg.cv_cap_s);
 
   std::printf("  %-64s %9s %10s %10s %10s %8s\n", "figure", "frames/s", "median us", "p99 us", "comp/frame", "frames");
   for (const Row& r : ours)
     std::printf("  ours: %-58s %9.0f %10.1f %10.1f %10.1f %8d\n", r.name.c_str(), r.f.fps, r.f.median_ms * 1e3,
                 r.f.p99_ms * 1e3, r.f.mean_components, r.f.frames);
   std::printf("  %-64s %9.1f %10.1f %10.1f %10.1f %8d\n",
-              ("OpenCV MOG2+open3x3+CCWS, 1 stream, " + std::to_string(single.threads) + " threads").c_str(), single.fps,
-              single.median_ms * 1e3, single.p99_ms * 1e3, single.mean_components, single.frames);
+              ("OpenCV MOG2+open3x3+CCWS, 1 stream, " + std::to_string(single.threads) + " threads").c_str(),
+              single.fps, single.median_ms * 1e3, single.p99_ms * 1e3, single.mean_components, single.frames);
   std::printf("  %-64s %9.1f %10.1f %10s %10s %8d\n",
               ("OpenCV MOG2 alone (same run), " + std::to_string(single.threads) + " threads").c_str(), single.mog2_fps,
               single.mog2_median_ms * 1e3, "-", "-", single.frames);
   std::printf("  %-64s %9.1f %10.1f %10.1f %10.1f %8d\n",
               ("OpenCV chain, " + std::to_string(multi.streams) + " streams x 1 thread, aggregate").c_str(), multi.fps,
               multi.median_ms * 1e3, multi.p99_ms * 1e3, multi.mean_components, multi.frames);
-  std::printf("  harness with frames-in-flight=3: one push-and-pull step median %.1f us, p99 %.1f us (the latency "
-              "above spans 3 steps: a frame leaves 2 pushes after it came)\n",
-              ours[1].f.step_median_ms * 1e3, ours[1].f.step_p99_ms * 1e3);
-  std::printf("  OpenCV 1 stream stages, median ms: MOG2 %.2f, open %.2f, CCWS %.2f; mean components/frame %.1f "
-              "(area >= %u: %.1f); %d streams: per-stream %.1f..%.1f frames/s, mean components %.1f (area >= %u: %.1f)\n",
-              single.mog2_median_ms, single.open_median_ms, single.ccl_median_ms, single.mean_components, kLargeArea,
-              single.mean_large, multi.streams, multi.per_stream_fps_min, multi.per_stream_fps_max,
-              multi.mean_components, kLargeArea, multi.mean_large);
+  if (ours.size() > 1)
+    std::printf(
+        "  harness with frames-in-flight=3: one push-and-pull step median %.1f us, p99 %.1f us (the latency "
+        "above spans 3 steps: a frame leaves 2 pushes after it came)\n",
+        ours[1].f.step_median_ms * 1e3, ours[1].f.step_p99_ms * 1e3);
+  std::printf(
+      "  OpenCV 1 stream stages, median ms: MOG2 %.2f, open %.2f, CCWS %.2f; mean components/frame %.1f "
+      "(area >= %u: %.1f); %d streams: per-stream %.1f..%.1f frames/s, mean components %.1f (area >= %u: %.1f)\n",
+      single.mog2_median_ms, single.open_median_ms, single.ccl_median_ms, single.mean_components, kLargeArea,
+      single.mean_large, multi.streams, multi.per_stream_fps_min, multi.per_stream_fps_max, multi.mean_components,
+      kLargeArea, multi.mean_large);
   const double goal = big ? 8000 : 20000;
   std::printf("  speed-up of ours (frames/s) over the OpenCV chain:\n");
   std::printf("  %-64s %12s %14s %10s %10s\n", "", "vs 1 stream", "vs N streams", "goal fps", "goal 100x");
@@ -563,13 +666,14 @@ bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int core
     std::printf("  ours: %-58s %11.0fx %13.0fx %10s %10s\n", r.name.c_str(), r.f.fps / single.fps, r.f.fps / multi.fps,
                 r.f.fps >= goal ? "met" : "NOT met",
                 r.f.fps >= 100 * std::max(single.fps, multi.fps) ? "met" : "NOT met");
-  std::printf("  (goal: >= %.0f frames/s at this size and >= 100x the chain, taken against the better of its two "
-              "figures)\n",
-              goal);
+  std::printf(
+      "  (goal: >= %.0f frames/s at this size and >= 100x the chain, taken against the better of its two "
+      "figures)\n",
+      goal);
   for (const Row& r : ours)
     std::printf("csv,%d,%d,%s,%.0f,%.1f,%.1f,%.1f,%.2f,%.2f,%.1f,%.1f\n", w, h, r.name.c_str(), r.f.fps,
-                r.f.median_ms * 1e3, r.f.p99_ms * 1e3, r.f.mean_components, single.fps, multi.fps,
-                r.f.fps / single.fps, r.f.fps / multi.fps);
+                r.f.median_ms * 1e3, r.f.p99_ms * 1e3, r.f.mean_components, single.fps, multi.fps, r.f.fps / single.fps,
+                r.f.fps / multi.fps);
   std::printf("csv_opencv,%d,%d,%d,%.2f,%.2f,%.2f,%.1f,%d,%.2f,%.2f,%.1f,%d,%d\n", w, h, single.threads, single.fps,
               single.mog2_fps, single.median_ms, single.mean_components, multi.streams, multi.fps, multi.median_ms,
               multi.mean_components, single.frames, multi.frames);
@@ -587,7 +691,8 @@ void usage() {
   std::printf(
       "usage: ccl-bench-foreground [--frames N] [--warmup N] [--ring-1080 K] [--ring-2160 K] [--cv-frames N]\n"
       "  [--cv-warmup N] [--streams N] [--stream-frames-1080 N] [--stream-frames-2160 N] [--cv-cap-s S]\n"
-      "  [--only-1080 | --only-2160] [--no-roi-variant]\n");
+      "  [--only-1080 | --only-2160] [--no-roi-variant] [--host-only]\n"
+      "--host-only: no GPU; the scene, the host Sigma-Delta reference counts and the OpenCV peers\n");
 }
 
 }  // namespace
@@ -597,19 +702,34 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool v = i + 1 < argc;
-    if (a == "--only-1080") cfg.only_1080 = true;
-    else if (a == "--only-2160") cfg.only_2160 = true;
-    else if (a == "--no-roi-variant") cfg.roi_variant = false;
-    else if (v && a == "--frames") cfg.frames = std::atoi(argv[++i]);
-    else if (v && a == "--warmup") cfg.warmup = std::atoi(argv[++i]);
-    else if (v && a == "--ring-1080") cfg.ring_1080 = std::atoi(argv[++i]);
-    else if (v && a == "--ring-2160") cfg.ring_2160 = std::atoi(argv[++i]);
-    else if (v && a == "--cv-frames") cfg.cv_frames = std::atoi(argv[++i]);
-    else if (v && a == "--cv-warmup") cfg.cv_warmup = std::atoi(argv[++i]);
-    else if (v && a == "--streams") cfg.streams = std::atoi(argv[++i]);
-    else if (v && a == "--stream-frames-1080") cfg.stream_frames_1080 = std::atoi(argv[++i]);
-    else if (v && a == "--stream-frames-2160") cfg.stream_frames_2160 = std::atoi(argv[++i]);
-    else if (v && a == "--cv-cap-s") cfg.cv_cap_s = std::atof(argv[++i]);
+    if (a == "--only-1080")
+      cfg.only_1080 = true;
+    else if (a == "--only-2160")
+      cfg.only_2160 = true;
+    else if (a == "--no-roi-variant")
+      cfg.roi_variant = false;
+    else if (a == "--host-only")
+      cfg.host_only = true;
+    else if (v && a == "--frames")
+      cfg.frames = std::atoi(argv[++i]);
+    else if (v && a == "--warmup")
+      cfg.warmup = std::atoi(argv[++i]);
+    else if (v && a == "--ring-1080")
+      cfg.ring_1080 = std::atoi(argv[++i]);
+    else if (v && a == "--ring-2160")
+      cfg.ring_2160 = std::atoi(argv[++i]);
+    else if (v && a == "--cv-frames")
+      cfg.cv_frames = std::atoi(argv[++i]);
+    else if (v && a == "--cv-warmup")
+      cfg.cv_warmup = std::atoi(argv[++i]);
+    else if (v && a == "--streams")
+      cfg.streams = std::atoi(argv[++i]);
+    else if (v && a == "--stream-frames-1080")
+      cfg.stream_frames_1080 = std::atoi(argv[++i]);
+    else if (v && a == "--stream-frames-2160")
+      cfg.stream_frames_2160 = std::atoi(argv[++i]);
+    else if (v && a == "--cv-cap-s")
+      cfg.cv_cap_s = std::atof(argv[++i]);
     else {
       usage();
       return a == "--help" || a == "-h" ? 0 : 1;
@@ -621,28 +741,34 @@ int main(int argc, char** argv) {
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach the log even if the run is cut short
   gst_init(&argc, &argv);
-  if (!gst_cuda_load_library()) fail("gst_cuda_load_library failed");
-  gst_cuda_memory_init_once();
-  GstCudaContext* context = gst_cuda_context_new(0);
-  if (!context) fail("gst_cuda_context_new(0) failed");
+  GstCudaContext* context = nullptr;
+  if (!cfg.host_only) {
+    if (!gst_cuda_load_library()) fail("gst_cuda_load_library failed");
+    gst_cuda_memory_init_once();
+    context = gst_cuda_context_new(0);
+    if (!context) fail("gst_cuda_context_new(0) failed");
+  }
   const int cores = std::max(1, int(std::thread::hardware_concurrency()));
   char date[64];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
   std::printf("ccl-bench-foreground, %s\n", date);
-  std::printf("device: %s; host: %d cores; OpenCV %s; GStreamer %s\n", device_name().c_str(), cores, CV_VERSION,
-              gst_version_string());
-  std::printf("ours: %d timed frames per figure after %d warm-up, GstCclMeta only unless said; peer: MOG2 "
-              "(history 500, varThreshold 16, detectShadows=false) + morphologyEx MORPH_OPEN 3x3 + "
-              "connectedComponentsWithStats 8-conn, %d frames after %d warm-up on 1 stream, and N streams x 1 thread\n",
-              cfg.frames, cfg.warmup, cfg.cv_frames, cfg.cv_warmup);
-  std::printf("csv,width,height,figure,fps,median_us,p99_us,components,opencv_1stream_fps,opencv_nstreams_fps,"
-              "speedup_1stream,speedup_nstreams\n");
-  std::printf("csv_opencv,width,height,threads,fps_1stream,mog2_fps_1stream,median_ms_1stream,components_1stream,"
-              "streams,fps_nstreams,median_ms_nstreams,components_nstreams,frames_1stream,frames_nstreams\n");
+  std::printf("device: %s; host: %d cores; OpenCV %s; GStreamer %s\n",
+              cfg.host_only ? "(host only)" : device_name().c_str(), cores, CV_VERSION, gst_version_string());
+  std::printf(
+      "ours: %d timed frames per figure after %d warm-up, GstCclMeta only unless said; peer: MOG2 "
+      "(history 500, varThreshold 16, detectShadows=false) + morphologyEx MORPH_OPEN 3x3 + "
+      "connectedComponentsWithStats 8-conn, %d frames after %d warm-up on 1 stream, and N streams x 1 thread\n",
+      cfg.frames, cfg.warmup, cfg.cv_frames, cfg.cv_warmup);
+  std::printf(
+      "csv,width,height,figure,fps,median_us,p99_us,components,opencv_1stream_fps,opencv_nstreams_fps,"
+      "speedup_1stream,speedup_nstreams\n");
+  std::printf(
+      "csv_opencv,width,height,threads,fps_1stream,mog2_fps_1stream,median_ms_1stream,components_1stream,"
+      "streams,fps_nstreams,median_ms_nstreams,components_nstreams,frames_1stream,frames_nstreams\n");
   bool ok = true;
   if (!cfg.only_2160) ok = run_size(context, 1920, 1080, cfg, cores) && ok;
   if (!cfg.only_1080) ok = run_size(context, 3840, 2160, cfg, cores) && ok;
-  gst_object_unref(context);
+  if (context) gst_object_unref(context);
   return ok ? 0 : 2;
 }

@@ -64,17 +64,17 @@ struct Object {
 std::vector<std::uint8_t> make_background(int w, int h, double s, std::uint32_t seed, int threads) {
   std::vector<std::uint8_t> bg(std::size_t(w) * std::size_t(h));
   const auto rows = [&](int t, int n) {
-  for (int y = t; y < h; y += n)
-    for (int x = 0; x < w; ++x) {
-      double v = 128;
-      v += 22 * value_noise(x, y, 300 * s, seed + 1);  // large soft shading
-      v += 10 * std::sin(2 * kPi * y / (h / 3.0)) * std::cos(2 * kPi * x / (w / 5.0));
-      const int bx = int(x / (48 * s)), by = int(y / (36 * s));
-      v += 18 * hash_unit(std::uint64_t(bx), std::uint64_t(by), seed + 2);  // blocks
-      v += 12 * value_noise(x, y, 3 * s, seed + 3);  // fine texture
-      v += 4 * hash_unit(std::uint64_t(x), std::uint64_t(y), seed + 4);   // grain
-      bg[std::size_t(y) * std::size_t(w) + std::size_t(x)] = std::uint8_t(std::clamp(std::lround(v), 40l, 215l));
-    }
+    for (int y = t; y < h; y += n)
+      for (int x = 0; x < w; ++x) {
+        double v = 128;
+        v += 22 * value_noise(x, y, 300 * s, seed + 1);  // large soft shading
+        v += 10 * std::sin(2 * kPi * y / (h / 3.0)) * std::cos(2 * kPi * x / (w / 5.0));
+        const int bx = int(x / (48 * s)), by = int(y / (36 * s));
+        v += 18 * hash_unit(std::uint64_t(bx), std::uint64_t(by), seed + 2);  // blocks
+        v += 12 * value_noise(x, y, 3 * s, seed + 3);                         // fine texture
+        v += 4 * hash_unit(std::uint64_t(x), std::uint64_t(y), seed + 4);     // grain
+        bg[std::size_t(y) * std::size_t(w) + std::size_t(x)] = std::uint8_t(std::clamp(std::lround(v), 40l, 215l));
+      }
   };
   std::vector<std::thread> pool;
   const int n = std::max(1, threads);
@@ -113,7 +113,8 @@ std::vector<Object> make_objects(int w, int h, double s, const DaylightParams& p
           in = nx * nx + ny * ny <= 1;
         }
         double t = base + 28 * value_noise(u, v, cell, p.seed + 100 + std::uint64_t(id)) +
-                   10 * std::sin(u * 0.35 / s + id) + 6 * hash_unit(std::uint64_t(u), std::uint64_t(v), std::uint64_t(id));
+                   10 * std::sin(u * 0.35 / s + id) +
+                   6 * hash_unit(std::uint64_t(u), std::uint64_t(v), std::uint64_t(id));
         if (vehicle && ny < -0.3) t -= 25;  // a darker "window" band
         const std::size_t at = std::size_t(v) * std::size_t(o.w) + std::size_t(u);
         o.inside[at] = in;

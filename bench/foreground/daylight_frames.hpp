@@ -18,9 +18,9 @@ struct DaylightSequence {
 };
 
 struct DaylightParams {
-  int objects = 40;               // moving objects ("a few dozen")
-  double noise_sigma = 3.0;       // per-frame noise, grey levels (approximately Gaussian)
-  double drift_amplitude = 6.0;   // illumination drift, grey levels peak, period drift_period frames
+  int objects = 40;              // moving objects ("a few dozen")
+  double noise_sigma = 3.0;      // per-frame noise, grey levels (approximately Gaussian)
+  double drift_amplitude = 6.0;  // illumination drift, grey levels peak, period drift_period frames
   double drift_period = 240.0;
   std::uint32_t seed = 2026;
 };
