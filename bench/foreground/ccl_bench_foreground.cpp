@@ -583,14 +583,15 @@ struct Config {
   int streams = 0;       // 0: one per host core
   double cv_cap_s = 30;  // each OpenCV figure stops timing after this many seconds
   bool only_1080 = false, only_2160 = false, roi_variant = true;
-  bool host_only = false;  // no GPU: the scene, the host reference and the OpenCV peers only
+  bench::DaylightParams scene;  // --objects, --noise-sigma
+  bool host_only = false;       // no GPU: the scene, the host reference and the OpenCV peers only
 };
 
 bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int cores) {
   const bool big = w * h > 4000000;
   const int k = big ? cfg.ring_2160 : cfg.ring_1080;
   auto t = Clock::now();
-  const bench::DaylightSequence seq = bench::make_daylight_sequence(w, h, k, {}, cores);
+  const bench::DaylightSequence seq = bench::make_daylight_sequence(w, h, k, cfg.scene, cores);
   const double gen_ms = ms_since(t);
   struct Row {
     std::string name;
@@ -690,8 +691,10 @@ std::string device_name() {
 void usage() {
   std::printf(
       "usage: ccl-bench-foreground [--frames N] [--warmup N] [--ring-1080 K] [--ring-2160 K] [--cv-frames N]\n"
-      "  [--cv-warmup N] [--streams N] [--stream-frames-1080 N] [--stream-frames-2160 N] [--cv-cap-s S]\n"
+      "  [--cv-warmup N] [--streams N] [--stream-frames-1080 N] [--stream-frames-2160 N]\n"
+      "  [--stream-warmup-1080 N] [--stream-warmup-2160 N] [--cv-cap-s S]\n"
       "  [--only-1080 | --only-2160] [--no-roi-variant] [--host-only]\n"
+      "  [--objects N] [--noise-sigma S]\n"
       "--host-only: no GPU; the scene, the host Sigma-Delta reference counts and the OpenCV peers\n");
 }
 
@@ -730,6 +733,14 @@ int main(int argc, char** argv) {
       cfg.stream_frames_2160 = std::atoi(argv[++i]);
     else if (v && a == "--cv-cap-s")
       cfg.cv_cap_s = std::atof(argv[++i]);
+    else if (v && a == "--objects")
+      cfg.scene.objects = std::atoi(argv[++i]);
+    else if (v && a == "--noise-sigma")
+      cfg.scene.noise_sigma = std::atof(argv[++i]);
+    else if (v && a == "--stream-warmup-1080")
+      cfg.stream_warmup_1080 = std::atoi(argv[++i]);
+    else if (v && a == "--stream-warmup-2160")
+      cfg.stream_warmup_2160 = std::atoi(argv[++i]);
     else {
       usage();
       return a == "--help" || a == "-h" ? 0 : 1;
