@@ -233,7 +233,7 @@ Figures time_harness(GstCudaContext* context, const Ring& ring, const Props& pro
 
 // appsrc ! cudaccl ! fakesink sync=false, appsrc pushing as fast as it can. Rate = buffers leaving
 // cudaccl per second after the warm-up; latency = a buffer's arrival on cudaccl's sink pad to its
-// departure from the src pad (both on appsrc's streaming thread).
+// departure from the src pad (both on appsrc's streaming thread; buffers leave in arrival order).
 Figures time_pipeline(GstCudaContext* context, const Ring& ring, const Props& props, int warmup, int n) {
   GError* error = nullptr;
   GstElement* p = gst_parse_launch(
@@ -250,17 +250,15 @@ Figures time_pipeline(GstCudaContext* context, const Ring& ring, const Props& pr
     std::vector<double> latency;
     Clock::time_point start, end;
   } probe;
-  const int total = warmup + n;
-  probe.warm = warmup;
-  probe.in.resize(std::size_t(total));
+  const int total = std::max(1, warmup) + n;
+  probe.warm = std::max(1, warmup);
+  probe.in.reserve(std::size_t(total) + 1);
   probe.latency.reserve(std::size_t(n));
   GstPad* sink = gst_element_get_static_pad(ccl, "sink");
   gst_pad_add_probe(
       sink, GST_PAD_PROBE_TYPE_BUFFER,
-      [](GstPad*, GstPadProbeInfo* info, gpointer d) {
-        auto* k = static_cast<Probe*>(d);
-        const guint64 o = GST_BUFFER_OFFSET(GST_PAD_PROBE_INFO_BUFFER(info));
-        if (o < k->in.size()) k->in[o] = Clock::now();
+      [](GstPad*, GstPadProbeInfo*, gpointer d) {
+        static_cast<Probe*>(d)->in.push_back(Clock::now());  // buffers leave in the order they came
         return GST_PAD_PROBE_OK;
       },
       &probe, nullptr);
@@ -275,8 +273,8 @@ Figures time_pipeline(GstCudaContext* context, const Ring& ring, const Props& pr
         if (++k->seen == k->warm) k->start = now;
         k->end = now;
         if (k->seen > k->warm) {
-          const guint64 o = GST_BUFFER_OFFSET(b);
-          if (o < k->in.size()) k->latency.push_back(ms_between(k->in[o], now));
+          if (std::size_t(k->seen) <= k->in.size())
+            k->latency.push_back(ms_between(k->in[std::size_t(k->seen) - 1], now));
           if (const GstCclMeta* m = gst_buffer_get_ccl_meta(b)) k->components += m->n_components_total, ++k->with_meta;
         }
         return GST_PAD_PROBE_OK;
