@@ -95,8 +95,8 @@ std::string get_property(GstElement* e, const char* name) {
   return text;
 }
 
-// The element under test: backend=cuda foreground=motion open=1, GstCclMeta only unless `extra` says
-// otherwise; motion-factor and close stay at their defaults.
+// The element under test: backend=cuda foreground=motion open=1, GstCclMeta only unless `roi` asks for ROI metas
+// too; motion-factor and close stay at their defaults.
 Props element_props(guint in_flight, bool roi = false) {
   return {{"backend", "cuda"},
           {"foreground", "motion"},
@@ -592,7 +592,7 @@ bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int core
   const bench::DaylightSequence seq = bench::make_daylight_sequence(w, h, k, cfg.scene, cores);
   const double gen_ms = ms_since(t);
   struct Row {
-    std::string name;
+    std::string id, name;  // id: the csv's column, no commas
     Figures f;
   };
   std::vector<Row> ours;
@@ -621,12 +621,12 @@ bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int core
         {"harness, frames-in-flight=1", time_harness(context, ring, element_props(1), 1, cfg.warmup, cfg.frames)});
     ours.push_back(
         {"harness, frames-in-flight=3", time_harness(context, ring, element_props(3), 3, cfg.warmup, cfg.frames)});
-    ours.push_back({"appsrc ! cudaccl ! fakesink, frames-in-flight=1",
+    ours.push_back({"pipeline_fif1", "appsrc ! cudaccl ! fakesink, frames-in-flight=1",
                     time_pipeline(context, ring, element_props(1), cfg.warmup, cfg.frames)});
-    ours.push_back({"appsrc ! cudaccl ! fakesink, frames-in-flight=3",
+    ours.push_back({"pipeline_fif3", "appsrc ! cudaccl ! fakesink, frames-in-flight=3",
                     time_pipeline(context, ring, element_props(3), cfg.warmup, cfg.frames)});
     if (cfg.roi_variant)
-      ours.push_back({"harness, frames-in-flight=1, + ROI metas (attach-roi-meta=true)",
+      ours.push_back({"harness_fif1_roi", "harness, frames-in-flight=1, + ROI metas (attach-roi-meta=true)",
                       time_harness(context, ring, element_props(1, true), 1, cfg.warmup, cfg.frames)});
   }
   const int streams = cfg.streams > 0 ? cfg.streams : cores;
@@ -670,7 +670,7 @@ bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int core
       "figures)\n",
       goal);
   for (const Row& r : ours)
-    std::printf("csv,%d,%d,%s,%.0f,%.1f,%.1f,%.1f,%.2f,%.2f,%.1f,%.1f\n", w, h, r.name.c_str(), r.f.fps,
+    std::printf("csv,%d,%d,%s,%.0f,%.1f,%.1f,%.1f,%.2f,%.2f,%.1f,%.1f\n", w, h, r.id.c_str(), r.f.fps,
                 r.f.median_ms * 1e3, r.f.p99_ms * 1e3, r.f.mean_components, single.fps, multi.fps, r.f.fps / single.fps,
                 r.f.fps / multi.fps);
   std::printf("csv_opencv,%d,%d,%d,%.2f,%.2f,%.2f,%.1f,%d,%.2f,%.2f,%.1f,%d,%d\n", w, h, single.threads, single.fps,
