@@ -617,10 +617,10 @@ bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int core
     std::printf("  element: cudaccl %s; properties read back: %s\n", props_text(element_props(1)).c_str(),
                 effective.c_str());
 
-    ours.push_back(
-        {"harness, frames-in-flight=1", time_harness(context, ring, element_props(1), 1, cfg.warmup, cfg.frames)});
-    ours.push_back(
-        {"harness, frames-in-flight=3", time_harness(context, ring, element_props(3), 3, cfg.warmup, cfg.frames)});
+    ours.push_back({"harness_fif1", "harness, frames-in-flight=1",
+                    time_harness(context, ring, element_props(1), 1, cfg.warmup, cfg.frames)});
+    ours.push_back({"harness_fif3", "harness, frames-in-flight=3",
+                    time_harness(context, ring, element_props(3), 3, cfg.warmup, cfg.frames)});
     ours.push_back({"pipeline_fif1", "appsrc ! cudaccl ! fakesink, frames-in-flight=1",
                     time_pipeline(context, ring, element_props(1), cfg.warmup, cfg.frames)});
     ours.push_back({"pipeline_fif3", "appsrc ! cudaccl ! fakesink, frames-in-flight=3",
