@@ -397,6 +397,9 @@ bool sanity(GstCudaContext* context, const Ring& ring, const bench::DaylightSequ
               " open=" + get_property(h->element, "open") + " close=" + get_property(h->element, "close") +
               " threshold=" + get_property(h->element, "threshold") +
               " connectivity=" + get_property(h->element, "connectivity");
+  // The reference follows the element's own motion-factor (its default is documented as 4).
+  if (const int n = std::atoi(get_property(h->element, "motion-factor").c_str()); n >= 1 && n <= 15)
+    ref.motion_factor = n;
   bool ok = true;
   std::printf("  sanity, fresh element, frames %d..%d of the stream: components total / area >= %u / largest area:",
               settle, settle + check - 1, kLargeArea);
@@ -427,9 +430,10 @@ bool sanity(GstCudaContext* context, const Ring& ring, const bench::DaylightSequ
   gst_harness_teardown(h);
   std::printf(" -> %s\n", ok ? "ok" : "SANITY FAILED (no component of that size in some frame)");
   std::printf(
-      "  host Sigma-Delta reference (ccl/foreground.hpp arithmetic, OpenCV open and CCWS), same frames: "
-      "components total / area >= %u:%s; element vs reference component counts on frames 0..%d: %s\n",
-      kLargeArea, reference_text.c_str(), settle + check - 1,
+      "  host Sigma-Delta reference (ccl/foreground.hpp arithmetic, motion-factor=%d open=1, OpenCV open and CCWS "
+      "8-conn), same frames: components total / area >= %u:%s; element vs reference component counts on frames "
+      "0..%d: %s\n",
+      ref.motion_factor, kLargeArea, reference_text.c_str(), settle + check - 1,
       mismatches ? ("MISMATCH on " + std::to_string(mismatches) + " frames").c_str() : "identical");
   return ok;
 }
