@@ -102,8 +102,10 @@ std::string get_property(GstElement* e, const char* name) {
 
 // The element under test: backend=cuda foreground=motion open=1, GstCclMeta only unless `roi` asks for ROI metas
 // too; motion-factor and close stay at their defaults.
+std::string g_backend = "cuda";  // "cpu" with --cpu-element-check (system memory, no GPU)
+
 Props element_props(guint in_flight, bool roi = false) {
-  return {{"backend", "cuda"},
+  return {{"backend", g_backend},
           {"foreground", "motion"},
           {"open", "1"},
           {"attach-roi-meta", roi ? "true" : "false"},
@@ -118,6 +120,7 @@ std::string props_text(const Props& props) {
 
 void configure(GstElement* e, GstCudaContext* context, const Props& props) {
   for (const auto& [k, v] : props) set_property(e, k, v);
+  if (!context) return;  // --cpu-element-check: system memory
   GstContext* c = gst_context_new_cuda_context(context);
   gst_element_set_context(e, c);
   gst_context_unref(c);
@@ -135,8 +138,9 @@ struct Ring {
     gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, guint(w), guint(h));
     GST_VIDEO_INFO_FPS_N(&info) = 30;
     caps = gst_video_info_to_caps(&info);
-    gst_caps_set_features_simple(caps, gst_caps_features_new(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
-    pool = gst_cuda_buffer_pool_new(context);
+    if (context)
+      gst_caps_set_features_simple(caps, gst_caps_features_new(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
+    pool = context ? gst_cuda_buffer_pool_new(context) : gst_video_buffer_pool_new();
     GstStructure* config = gst_buffer_pool_get_config(pool);
     gst_buffer_pool_config_set_params(config, caps, guint(info.size), guint(seq.frames.size()), 0);
     gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -155,8 +159,11 @@ struct Ring {
                   std::size_t(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 1)) * GST_VIDEO_FRAME_COMP_HEIGHT(&frame, 1));
       gst_video_frame_unmap(&frame);
       // Map for CUDA once so the upload happens now, not inside the timed loop.
-      if (!gst_video_frame_map(&frame, &info, b, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA))) fail("map for CUDA failed");
-      gst_video_frame_unmap(&frame);
+      if (context) {
+        if (!gst_video_frame_map(&frame, &info, b, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA)))
+          fail("map for CUDA failed");
+        gst_video_frame_unmap(&frame);
+      }
       buffers.push_back(b);
     }
   }
@@ -590,8 +597,9 @@ struct Config {
   int streams = 0;       // 0: one per host core
   double cv_cap_s = 30;  // each OpenCV figure stops timing after this many seconds
   bool only_1080 = false, only_2160 = false, roi_variant = true;
-  bench::DaylightParams scene;  // --objects, --noise-sigma
-  bool host_only = false;       // no GPU: the scene, the host reference and the OpenCV peers only
+  bench::DaylightParams scene;                    // --objects, --noise-sigma
+  bool host_only = false;                         // no GPU: the scene, the host reference and the OpenCV peers only
+  int cpu_check_width = 0, cpu_check_height = 0;  // --cpu-element-check WxH
 };
 
 bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int cores) {
@@ -688,6 +696,31 @@ bool run_size(GstCudaContext* context, int w, int h, const Config& cfg, int core
   return ok;
 }
 
+// --cpu-element-check: no GPU. cudaccl backend=cpu on system-memory NV12 through the same code
+// (properties, sanity against the host reference, harness and pipeline loops): a check of the
+// benchmark itself on a machine without a GPU, not a figure to report.
+bool cpu_element_check(const Config& cfg, int w, int h, int cores) {
+  g_backend = "cpu";
+  const bench::DaylightSequence seq = bench::make_daylight_sequence(w, h, cfg.ring_1080, cfg.scene, cores);
+  Ring ring(nullptr, seq);
+  std::printf("\n== %dx%d NV12 in system memory, cudaccl backend=cpu (a check of the benchmark, not a figure)\n", w, h);
+  std::string effective;
+  const bool ok = sanity(nullptr, ring, seq, 60, 5, effective);
+  std::printf("  element: cudaccl %s; properties read back: %s\n", props_text(element_props(1)).c_str(),
+              effective.c_str());
+  const std::pair<const char*, Figures> rows[] = {
+      {"harness, frames-in-flight=1", time_harness(nullptr, ring, element_props(1), 1, cfg.warmup, cfg.frames)},
+      {"harness, frames-in-flight=3", time_harness(nullptr, ring, element_props(3), 3, cfg.warmup, cfg.frames)},
+      {"appsrc ! cudaccl ! fakesink, frames-in-flight=1",
+       time_pipeline(nullptr, ring, element_props(1), cfg.warmup, cfg.frames)},
+      {"appsrc ! cudaccl ! fakesink, frames-in-flight=3",
+       time_pipeline(nullptr, ring, element_props(3), cfg.warmup, cfg.frames)}};
+  for (const auto& [name, f] : rows)
+    std::printf("  cpu: %-52s %9.0f fps  median %9.1f us  p99 %9.1f us  %7.1f components/frame  (%d frames)\n", name,
+                f.fps, f.median_ms * 1e3, f.p99_ms * 1e3, f.mean_components, f.frames);
+  return ok;
+}
+
 std::string device_name() {
   CUdevice dev;
   char name[256] = "unknown";
@@ -700,9 +733,10 @@ void usage() {
       "usage: ccl-bench-foreground [--frames N] [--warmup N] [--ring-1080 K] [--ring-2160 K] [--cv-frames N]\n"
       "  [--cv-warmup N] [--streams N] [--stream-frames-1080 N] [--stream-frames-2160 N]\n"
       "  [--stream-warmup-1080 N] [--stream-warmup-2160 N] [--cv-cap-s S]\n"
-      "  [--only-1080 | --only-2160] [--no-roi-variant] [--host-only]\n"
+      "  [--only-1080 | --only-2160] [--no-roi-variant] [--host-only] [--cpu-element-check WxH]\n"
       "  [--objects N] [--noise-sigma S]\n"
-      "--host-only: no GPU; the scene, the host Sigma-Delta reference counts and the OpenCV peers\n");
+      "--host-only: no GPU; the scene, the host Sigma-Delta reference counts and the OpenCV peers\n"
+      "--cpu-element-check WxH: no GPU; cudaccl backend=cpu on system memory through the benchmark's code\n");
 }
 
 }  // namespace
@@ -720,6 +754,9 @@ int main(int argc, char** argv) {
       cfg.roi_variant = false;
     else if (a == "--host-only")
       cfg.host_only = true;
+    else if (v && a == "--cpu-element-check" &&
+             std::sscanf(argv[i + 1], "%dx%d", &cfg.cpu_check_width, &cfg.cpu_check_height) == 2)
+      ++i;
     else if (v && a == "--frames")
       cfg.frames = std::atoi(argv[++i]);
     else if (v && a == "--warmup")
@@ -759,6 +796,11 @@ int main(int argc, char** argv) {
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach the log even if the run is cut short
   gst_init(&argc, &argv);
+  if (cfg.cpu_check_width > 0 && cfg.cpu_check_height > 0)
+    return cpu_element_check(cfg, cfg.cpu_check_width, cfg.cpu_check_height,
+                             std::max(1, int(std::thread::hardware_concurrency())))
+               ? 0
+               : 2;
   GstCudaContext* context = nullptr;
   if (!cfg.host_only) {
     if (!gst_cuda_load_library()) fail("gst_cuda_load_library failed");
