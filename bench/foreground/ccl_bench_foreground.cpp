@@ -16,7 +16,8 @@
 // reference of the same foreground arithmetic (ccl/foreground.hpp, OpenCV open and CCWS): the
 // counts must be identical, and frames 60..64 must hold components of area >= 50. MOG2 is a
 // different model, so its counts are printed, not compared. --host-only runs the scene, the
-// reference and the peers without a GPU.
+// reference and the peers without a GPU; --cpu-element-check WxH runs this file's element code on
+// cudaccl backend=cpu in system memory (a check of the benchmark, not a figure).
 #include <gst/check/gstharness.h>
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudacontext.h>
