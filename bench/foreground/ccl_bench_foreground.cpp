@@ -182,10 +182,31 @@ GstHarness* make_harness(GstCudaContext* context, const Ring& ring, const Props&
   GstElement* e = gst_element_factory_make("cudaccl", nullptr);
   if (!e) fail("gst_element_factory_make(cudaccl) failed (GST_PLUGIN_PATH?)");
   configure(e, context, props);
+  GstBus* bus = gst_bus_new();  // so the element's error message can be quoted when a push fails
+  gst_element_set_bus(e, bus);
+  gst_object_unref(bus);
   GstHarness* h = gst_harness_new_with_element(e, "sink", "src");
   gst_object_unref(e);
   gst_harness_set_src_caps(h, gst_caps_ref(ring.caps));
   return h;
+}
+
+// The element's own words when a push failed: the first error on its bus.
+std::string harness_error(GstHarness* h) {
+  GstBus* bus = gst_element_get_bus(h->element);
+  GstMessage* m = bus ? gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) : nullptr;
+  std::string text = "no error message";
+  if (m) {
+    GError* err = nullptr;
+    gchar* debug = nullptr;
+    gst_message_parse_error(m, &err, &debug);
+    text = std::string(err ? err->message : "?") + (debug ? std::string(" (") + debug + ")" : "");
+    if (err) g_error_free(err);
+    g_free(debug);
+    gst_message_unref(m);
+  }
+  if (bus) gst_object_unref(bus);
+  return text;
 }
 
 struct Figures {
@@ -205,9 +226,9 @@ Figures time_harness(GstCudaContext* context, const Ring& ring, const Props& pro
   std::size_t i = 0;
   const std::size_t lag = in_flight - 1;
   for (; i < lag; ++i)
-    if (gst_harness_push(h, ring.frame(i)) != GST_FLOW_OK) fail("push failed");
+    if (gst_harness_push(h, ring.frame(i)) != GST_FLOW_OK) fail("push failed: " + harness_error(h));
   for (int j = 0; j < warmup; ++j, ++i) {
-    if (gst_harness_push(h, ring.frame(i)) != GST_FLOW_OK) fail("push failed");
+    if (gst_harness_push(h, ring.frame(i)) != GST_FLOW_OK) fail("push failed: " + harness_error(h));
     gst_buffer_unref(gst_harness_pull(h));
   }
   std::vector<Clock::time_point> pushed(std::size_t(n) + lag);
@@ -222,7 +243,7 @@ Figures time_harness(GstCudaContext* context, const Ring& ring, const Props& pro
     GstBuffer* in = ring.frame(i);
     const auto t = Clock::now();
     pushed[std::size_t(j)] = t;
-    if (gst_harness_push(h, in) != GST_FLOW_OK) fail("push failed");
+    if (gst_harness_push(h, in) != GST_FLOW_OK) fail("push failed: " + harness_error(h));
     GstBuffer* out = gst_harness_pull(h);
     const auto done = Clock::now();
     if (!out) fail("pull returned no buffer");
@@ -418,7 +439,7 @@ bool sanity(GstCudaContext* context, const Ring& ring, const bench::DaylightSequ
               settle, settle + check - 1, kLargeArea);
   for (int i = 0; i < settle + check; ++i) {
     GstBuffer* out = gst_harness_push_and_pull(h, ring.frame(std::size_t(i)));
-    if (!out) fail("sanity: no output buffer");
+    if (!out) fail("sanity: frame " + std::to_string(i) + " gave no output buffer: " + harness_error(h));
     const GstCclMeta* m = gst_buffer_get_ccl_meta(out);
     const int expected =
         ref.apply(seq.frames[ping_pong(std::size_t(i), seq.frames.size())], seq.width, seq.height, seq.stride);
