@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <string>
 
+#include "ccl/cuda_analyzer.hpp"
 #include "daylight_frames.hpp"
 #include "motion_chain.hpp"
 #include "threshold_separation.hpp"
@@ -160,26 +162,39 @@ TEST(DaylightScene, MotionChainFindsTheObjects) {
   }
 }
 
-// The element itself (CPU backend, so it runs everywhere; every backend gives the same bytes):
+// The element itself (CPU backend everywhere, the CUDA backend where a device is usable):
 // cudaccl foreground=motion open=1 min-area=50 passes exactly the frames the oracle chain passes.
-TEST(DaylightScene, CudacclMotionFindsTheObjectsAsTheOracleDoes) {
+void expect_element_passes_as_the_oracle(const char* backend) {
   constexpr int kFrames = 200, kWarmUp = 30;
-  const std::vector<Shot> shots =
-      scene::pull(kFrames, kWidth, kHeight, "seed=1", "cudaccl backend=cpu foreground=motion open=1 min-area=50 ! ");
+  const std::string element = std::string("cudaccl backend=") + backend + " foreground=motion open=1 min-area=50 ! ";
+  const std::vector<Shot> shots = scene::pull(kFrames, kWidth, kHeight, "seed=1", element.c_str());
   ASSERT_EQ(shots.size(), std::size_t(kFrames));
   oracle::SigmaDelta model;
   int judged = 0, passed = 0;
   for (int i = 0; i < kFrames; ++i) {
     ASSERT_EQ(shots[i].n_ccl_metas, 1) << "frame " << i;
-    const std::string element = scene::frame_verdict(shots[i].boxes, shots[i].ccl.components);
+    const std::string verdict = scene::frame_verdict(shots[i].boxes, shots[i].ccl.components);
     const std::string oracle_chain = scene::chain_verdict(model, shots[i], scene::ChainSettings{});
-    EXPECT_EQ(element, oracle_chain) << "frame " << i;
+    EXPECT_EQ(verdict, oracle_chain) << "frame " << i;
     if (i < kWarmUp) continue;
     judged++;
-    passed += element.empty();
+    passed += verdict.empty();
   }
-  std::printf("daylight seed=1 through cudaccl: %d of %d frames after warm-up pass\n", passed, judged);
+  std::printf("daylight seed=1 through cudaccl backend=%s: %d of %d frames after warm-up pass\n", backend, passed,
+              judged);
   EXPECT_GE(double(passed) / judged, 0.95);
+}
+
+TEST(DaylightScene, CudacclMotionFindsTheObjectsAsTheOracleDoes) { expect_element_passes_as_the_oracle("cpu"); }
+
+TEST(DaylightScene, CudacclMotionOnTheGpuFindsTheObjectsAsTheOracleDoes) {
+#if CCL_HAVE_CUDA
+  std::string why;
+  if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
+  expect_element_passes_as_the_oracle("cuda");
+#else
+  GTEST_SKIP() << "built without CUDA";
+#endif
 }
 
 }  // namespace

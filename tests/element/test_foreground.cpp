@@ -3,6 +3,9 @@
 // the model starts afresh on flush, caps change and DISCONT; the properties' ranges and defaults.
 #include <algorithm>
 #include <random>
+#include <string>
+
+#include "ccl/cuda_analyzer.hpp"
 
 #include "element_check.hpp"
 #include "foreground_oracle.hpp"
@@ -160,6 +163,66 @@ TEST(ElementForeground, FramesInFlightShareOneModel) {
   }
   ASSERT_EQ(one.size(), three.size());
   for (std::size_t i = 0; i < one.size(); ++i) EXPECT_EQ(compare::diff(three[i], one[i]), "") << "frame " << i;
+}
+
+// The CUDA backend, system memory (uploaded) and CUDA memory from cudaupload, one and three frames
+// in flight: the same answers as the oracle, frame by frame.
+TEST(ElementForeground, CudaBackendMatchesTheOracle) {
+#if CCL_HAVE_CUDA
+  std::string why;
+  if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
+  const auto fs = scene(97, 61, 16, 3);
+  for (int lanes : {1, 3})
+    for (auto [open, close] : {std::pair{0, 0}, std::pair{1, 1}, std::pair{2, 15}}) {
+      const ccl::Options o = motion(lanes == 1 ? 8 : 4, open, close);
+      Harness h(props(o) + " frames-in-flight=" + std::to_string(lanes), "cuda");
+      h.set_caps(elcheck::gray_caps(97, 61));
+      OracleStream want;
+      EXPECT_GT(push_and_check(h, fs, 0, fs.size(), want, o), fs.size() / 2);
+    }
+#else
+  GTEST_SKIP() << "built without CUDA";
+#endif
+}
+
+TEST(ElementForeground, CudaMemoryMatchesTheOracle) {
+#if CCL_HAVE_CUDA
+  std::string why;
+  if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
+  elcheck::init();
+  GstElementFactory* upload = gst_element_factory_find("cudaupload");
+  if (!upload) GTEST_SKIP() << "cudaupload (gst-plugins-bad nvcodec) not installed";
+  gst_object_unref(upload);
+  const auto fs = scene(80, 45, 16, 4);
+  for (int lanes : {1, 3}) {
+    const ccl::Options o = motion(8, 1, 0);
+    GstHarness* h = gst_harness_new_parse(("cudaupload ! video/x-raw(memory:CUDAMemory) ! cudaccl backend=cuda " +
+                                           props(o) + " frames-in-flight=" + std::to_string(lanes))
+                                              .c_str());
+    gst_harness_set_src_caps_str(h, elcheck::caps_for("NV12", 80, 45).c_str());
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+      GstBuffer* in = elcheck::pack_default(fs[i], GST_VIDEO_FORMAT_NV12);
+      GST_BUFFER_PTS(in) = GstClockTime(i) * GST_MSECOND;
+      EXPECT_EQ(gst_harness_push(h, in), GST_FLOW_OK);
+    }
+    GstQuery* query = gst_query_new_drain();
+    gst_pad_peer_query(h->srcpad, query);
+    gst_query_unref(query);
+    OracleStream want;
+    std::size_t with_components = 0;
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+      GstBuffer* out = gst_harness_pull(h);
+      ccl::Result r;
+      EXPECT_EQ(check(out, fs[i], want.next(fs[i], o), &r), "") << fs[i].name << " lanes " << lanes;
+      with_components += r.n_components_total > 0;
+      if (out) gst_buffer_unref(out);
+    }
+    EXPECT_GT(with_components, fs.size() / 2);
+    gst_harness_teardown(h);
+  }
+#else
+  GTEST_SKIP() << "built without CUDA";
+#endif
 }
 
 // After a flush the next frame only initialises the model (no foreground), whatever came before.

@@ -13,4 +13,10 @@ echo "memcheck rc=$?" >> "$O/summary.txt"
 CCL_GPU_TEST_QUICK=1 timeout 100 compute-sanitizer --tool racecheck --error-exitcode 9 "$T" \
   --gtest_filter='Random.Quick:Shapes.TileEdges:Shapes.Thresholds:Graphs.ReplayReadsTheBuffersNewContents:Graphs.MoreBuffersThanGraphsKept:Ranking.HeightsChangeOnOneAnalyzer' > "$O/racecheck.log" 2>&1
 echo "racecheck rc=$?" >> "$O/summary.txt"
-tail -3 "$O/tests.log" "$O/memcheck.log" "$O/racecheck.log"; cat "$O/summary.txt"
+for tool in memcheck racecheck; do  # the foreground stage's kernels (shared-memory tiles, the model)
+  CCL_GPU_TEST_QUICK=1 timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$T" \
+    --gtest_filter='Foreground.*' > "$O/foreground-$tool.log" 2>&1
+  echo "foreground $tool rc=$?" >> "$O/summary.txt"
+done
+tail -3 "$O/tests.log" "$O/memcheck.log" "$O/racecheck.log" "$O/foreground-memcheck.log" "$O/foreground-racecheck.log"
+cat "$O/summary.txt"
