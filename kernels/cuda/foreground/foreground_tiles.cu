@@ -1,50 +1,47 @@
 #include "foreground/foreground_tiles.cuh"
 
-#include "foreground/square_filter_shared.cuh"
+#include "foreground/square_filter_bits.cuh"
 #include "host/cuda_check.hpp"
 
 namespace ccl::cuda {
 namespace {
 
+constexpr int kWordsPerRow = kForegroundTileWords + 2;  // one halo word each side
+constexpr int kMaxRows = kForegroundTileHeight + 2 * kForegroundMaxHalo;
+
 __global__ void __launch_bounds__(kForegroundThreads)
     foreground_tiles_kernel(MaskSource source, int open_radius, int close_radius, std::uint8_t* out,
                             std::ptrdiff_t out_pitch) {
-  __shared__ std::uint8_t cells[kForegroundBufferSide * kForegroundBufferSide];
-  __shared__ std::uint8_t scratch[kForegroundBufferSide * kForegroundBufferSide];
+  __shared__ std::uint32_t words[kMaxRows * kWordsPerRow];
+  __shared__ std::uint32_t scratch[kMaxRows * kWordsPerRow];
   const int halo = 2 * (open_radius + close_radius);
-  const int side = kForegroundTile + 2 * halo;
-  const SharedTile tile{cells,
-                        scratch,
-                        side,
-                        side,
-                        int(blockIdx.x) * kForegroundTile - halo,
-                        int(blockIdx.y) * kForegroundTile - halo,
-                        source.width,
-                        source.height};
-  const int n = side * side;
-  for (int i = threadIdx.x; i < n; i += blockDim.x) {
-    const int c = i % side, r = i / side;
-    const int x = tile.x0 + c, y = tile.y0 + r;
+  const int out_x0 = int(blockIdx.x) * kForegroundTileWidth, out_y0 = int(blockIdx.y) * kForegroundTileHeight;
+  const BitTile tile{words,         scratch,      kWordsPerRow, kForegroundTileHeight + 2 * halo,
+                     out_x0 - 32,   out_y0 - halo, source.width, source.height};
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kForegroundThreads / 32;
+  // A warp per word: each lane one pixel, the ballot is the word.
+  for (int i = warp; i < tile.rows * kWordsPerRow; i += warps) {
+    const int row = i / kWordsPerRow, j = i - row * kWordsPerRow;
+    const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
     const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
-    // The interior is this block's own tile: only there does a motion source update the model.
-    const bool owner = c >= halo && r >= halo && c < halo + kForegroundTile && r < halo + kForegroundTile;
-    cells[i] = in_frame ? source.bit(x, y, owner) : 0;  // outside the frame: never read
+    // Only the block whose output covers the pixel updates its model; halo copies just read.
+    const bool owner = j >= 1 && j <= kForegroundTileWords && row >= halo && row < halo + kForegroundTileHeight;
+    const bool bit = in_frame && source.bit(x, y, owner);
+    const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
+    if (lane == 0) words[i] = word;
   }
   __syncthreads();
-  // Opening (erode, dilate) then closing (dilate, erode); each filter works inside the last one's margin.
+  // Opening (erode, dilate) then closing (dilate, erode).
   const int radii[4] = {open_radius, open_radius, close_radius, close_radius};
   const bool erodes[4] = {true, false, false, true};
-  int margin = 0;
-  for (int f = 0; f < 4; ++f) {
-    if (radii[f] == 0) continue;
-    square_filter_shared(tile, margin, radii[f], erodes[f]);
-    margin += radii[f];
-  }
-  for (int i = threadIdx.x; i < kForegroundTile * kForegroundTile; i += blockDim.x) {
-    const int c = i % kForegroundTile, r = i / kForegroundTile;
-    const int x = tile.x0 + halo + c, y = tile.y0 + halo + r;
+  for (int f = 0; f < 4; ++f)
+    if (radii[f] > 0) square_filter_bits(tile, radii[f], erodes[f]);
+  // The interior as bytes: a warp per word, a lane per pixel (32 consecutive bytes per store).
+  for (int i = warp; i < kForegroundTileHeight * kForegroundTileWords; i += warps) {
+    const int r = i / kForegroundTileWords, j = i - r * kForegroundTileWords;
+    const int x = out_x0 + 32 * j + lane, y = out_y0 + r;
     if (x < source.width && y < source.height)
-      out[std::ptrdiff_t(y) * out_pitch + x] = cells[(r + halo) * side + c + halo];
+      out[std::ptrdiff_t(y) * out_pitch + x] = std::uint8_t((words[(r + halo) * kWordsPerRow + j + 1] >> lane) & 1u);
   }
 }
 
@@ -54,8 +51,8 @@ void queue_foreground_tiles(const MaskSource& source, int open_radius, int close
                             std::ptrdiff_t out_pitch, cudaStream_t stream) {
   if (open_radius < 0 || close_radius < 0 || 2 * (open_radius + close_radius) > kForegroundMaxHalo)
     throw Error(Error::Kind::InvalidArgument, "foreground tile halo larger than its buffer");
-  const dim3 grid((source.width + kForegroundTile - 1) / kForegroundTile,
-                  (source.height + kForegroundTile - 1) / kForegroundTile);
+  const dim3 grid((source.width + kForegroundTileWidth - 1) / kForegroundTileWidth,
+                  (source.height + kForegroundTileHeight - 1) / kForegroundTileHeight);
   foreground_tiles_kernel<<<grid, kForegroundThreads, 0, stream>>>(source, open_radius, close_radius, out, out_pitch);
   check_launch("foreground_tiles_kernel");
 }

@@ -1,7 +1,8 @@
-// The foreground stage's kernel: a 64x64 tile of the mask plus a halo is built in shared memory from
-// its source (threshold, Sigma-Delta, or an earlier pass's mask plane), opened and closed there, and
-// its interior written as a 0/1 byte plane. The halo is the sum of the radii of the four filters,
-// so one pass does mask + open + close while 2 (open + close) <= kForegroundMaxHalo.
+// The foreground stage's kernel: a tile of the mask plus a halo is built in shared memory as bits
+// (one 32-bit word per 32 pixels of a row, from a warp's ballot over its source: threshold,
+// Sigma-Delta, or an earlier pass's mask plane), opened and closed there with word shifts, and its
+// interior written as a 0/1 byte plane. The halo is the sum of the radii of the four filters, so one
+// pass does mask + open + close while 2 (open + close) <= kForegroundMaxHalo.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,10 +15,11 @@
 
 namespace ccl::cuda {
 
-constexpr int kForegroundTile = 64;                           // output pixels per tile side
-constexpr int kForegroundMaxHalo = 2 * kMaxMorphologyRadius;  // an opening (or closing) of the largest radius
-constexpr int kForegroundBufferSide = kForegroundTile + 2 * kForegroundMaxHalo;  // 124: two buffers = 30 KiB
-constexpr int kForegroundThreads = 512;  // 64 over 32: the fastest of 32/256, 64/256, 64/512 at 1080p (H100)
+constexpr int kForegroundTileWords = 8;                         // output words (of 32 pixels) per tile row
+constexpr int kForegroundTileWidth = 32 * kForegroundTileWords;  // 256 output pixels per tile row
+constexpr int kForegroundTileHeight = 32;                        // output rows per tile
+constexpr int kForegroundMaxHalo = 30;  // < 32: one halo word each side covers it; an opening of radius 15
+constexpr int kForegroundThreads = 256;
 
 // Queues the mask of `source`, opened with open_radius then closed with close_radius, into `out`
 // (0/1 bytes, `out_pitch` bytes a row, source.width x source.height). Requires
