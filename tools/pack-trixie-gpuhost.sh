@@ -3,7 +3,9 @@
 # which has the NVIDIA driver but no GStreamer and an older userland: trixie's own loader and glibc,
 # gst-launch/gst-inspect, the plugins the element tests use, and the shared-library closure of those
 # and of build-1.26's plugin and element tests (copied too), into DIR (default .gpuhost126). DIR/run.sh runs a
-# command with that loader and those libraries, and the host's libcuda found after them.
+# command with that loader and those libraries, and the host's libcuda found after them; the whole
+# as .gpurun126/gpuhost126.tar.xz. On the host: tar -xJf .gpurun126/gpuhost126.tar.xz;
+# .gpuhost126/run.sh ccl-test-element (GST_PLUGIN_PATH is set to the packed plugin).
 # Usage (root, after build-1.26 was built with CUDA): tools/pack-trixie-gpuhost.sh [DIR]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -38,4 +40,6 @@ prog=$1; shift
 exec "$here/lib/ld-linux-x86-64.so.2" --library-path "$here/lib:$cuda_dir" "$(command -v "$prog" || echo "$prog")" "$@"
 RUN
 chmod +x "$out/run.sh"
+# one compressed file to carry to the host (the device tool's limit is 64 MiB): .gpurun126/
+rm -rf .gpurun126 && mkdir .gpurun126 && tar -cJf .gpurun126/gpuhost126.tar.xz "$out"
 echo "packed $(ls "$out/plugins" | wc -l) plugins and $(ls "$out/lib" | wc -l) libraries into $out ($(du -sh "$out" | cut -f1))"
