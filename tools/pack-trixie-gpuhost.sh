@@ -20,6 +20,7 @@ bash tools/trixie-run.sh bash -euo pipefail -c '
   cp -f /usr/bin/gst-launch-1.0 /usr/bin/gst-inspect-1.0 "$out/bin/"
   cp -fL /lib64/ld-linux-x86-64.so.2 "$out/lib/"
   cp -f build-1.26/gst/libgstccl.so "$out/ccl/"
+  cp -fL build-1.26/gst/ccl/libgstcclmeta-1.0.so.0 "$out/lib/"
   cp -f build-1.26/tests/element/ccl-test-element "$out/bin/"
   bins="$out/ccl/libgstccl.so"
   # the whole closure, glibc and the C++ runtime included: the host'"'"'s are older than trixie'"'"'s
