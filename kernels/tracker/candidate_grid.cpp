@@ -12,55 +12,49 @@ namespace {
 // The grid has at most this many cells per track (plus a few), so clearing it costs no more than binning.
 constexpr float kMaxCellsPerTrack = 4;
 
-Box gated_region(const Box& b, float cx, float cy, float gate) {
-  const float x0 = std::min(b.x, cx - gate), y0 = std::min(b.y, cy - gate);
-  const float x1 = std::max(b.x + b.width, cx + gate), y1 = std::max(b.y + b.height, cy + gate);
-  return Box{x0, y0, x1 - x0, y1 - y0};
-}
-
 }  // namespace
-
-int CandidateGrid::cell_x(float x) const { return int(std::floor((x - origin_x_) / cell_size_)); }
-int CandidateGrid::cell_y(float y) const { return int(std::floor((y - origin_y_) / cell_size_)); }
 
 void CandidateGrid::build(const Predictions& predicted) {
   const std::size_t n = predicted.size();
-  region_.resize(n);
+  binned_.resize(n);
   columns_ = rows_ = 0;
   if (n == 0) return;
   float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, side_sum = 0;
   for (std::size_t t = 0; t < n; ++t) {
-    const Box r = gated_region(predicted.box[t], predicted.centroid_x[t], predicted.centroid_y[t], predicted.gate_px[t]);
-    region_[t] = r;
-    x0 = std::min(x0, r.x), y0 = std::min(y0, r.y);
-    x1 = std::max(x1, r.x + r.width), y1 = std::max(y1, r.y + r.height);
-    side_sum += std::max(r.width, r.height);
+    const Box& b = predicted.box[t];
+    const float cx = predicted.centroid_x[t], cy = predicted.centroid_y[t], gate = predicted.gate_px[t];
+    Binned& r = binned_[t];
+    r.x0 = std::min(b.x, cx - gate), r.y0 = std::min(b.y, cy - gate);
+    r.x1 = std::max(b.x + b.width, cx + gate), r.y1 = std::max(b.y + b.height, cy + gate);
+    r.box = b, r.centroid_x = cx, r.centroid_y = cy, r.gate = gate;
+    x0 = std::min(x0, r.x0), y0 = std::min(y0, r.y0), x1 = std::max(x1, r.x1), y1 = std::max(y1, r.y1);
+    side_sum += std::max(r.x1 - r.x0, r.y1 - r.y0);
   }
   // Cells about the size of a typical region: each track lands in a few cells, each cell holds a few tracks.
-  cell_size_ = std::max(1.0f, side_sum / float(n));
+  float cell = std::max(1.0f, side_sum / float(n));
   const float limit = kMaxCellsPerTrack * float(n) + 64;
-  const float cells = ((x1 - x0) / cell_size_ + 1) * ((y1 - y0) / cell_size_ + 1);
-  if (cells > limit) cell_size_ *= std::sqrt(cells / limit);
-  origin_x_ = x0, origin_y_ = y0;
+  const float cells = ((x1 - x0) / cell + 1) * ((y1 - y0) / cell + 1);
+  if (cells > limit) cell *= std::sqrt(cells / limit);
+  origin_x_ = x0, origin_y_ = y0, inverse_cell_ = 1 / cell;
   columns_ = cell_x(x1) + 1, rows_ = cell_y(y1) + 1;
 
   cell_start_.assign(std::size_t(columns_) * rows_ + 1, 0);
+  cells_of_.resize(n);
   for (std::size_t t = 0; t < n; ++t) {
-    const Box& r = region_[t];
-    const int cx0 = cell_x(r.x), cx1 = cell_x(r.x + r.width), cy0 = cell_y(r.y), cy1 = cell_y(r.y + r.height);
-    for (int y = cy0; y <= cy1; ++y)
-      for (int x = cx0; x <= cx1; ++x) cell_start_[std::size_t(y) * columns_ + x + 1]++;
+    const Binned& r = binned_[t];
+    const CellRange cr{cell_x(r.x0), cell_x(r.x1), cell_y(r.y0), cell_y(r.y1)};
+    cells_of_[t] = cr;
+    for (int y = cr.y0; y <= cr.y1; ++y)
+      for (int x = cr.x0; x <= cr.x1; ++x) cell_start_[std::size_t(y) * columns_ + x + 1]++;
   }
   for (std::size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
   cell_tracks_.resize(cell_start_.back());
   // Filled in track order, so each cell lists its tracks oldest first.
-  std::vector<std::uint32_t>& fill = seen_by_;  // borrowed as the per-cell write cursor
-  fill.assign(cell_start_.begin(), cell_start_.end() - 1);
+  fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
   for (std::size_t t = 0; t < n; ++t) {
-    const Box& r = region_[t];
-    const int cx0 = cell_x(r.x), cx1 = cell_x(r.x + r.width), cy0 = cell_y(r.y), cy1 = cell_y(r.y + r.height);
-    for (int y = cy0; y <= cy1; ++y)
-      for (int x = cx0; x <= cx1; ++x) cell_tracks_[fill[std::size_t(y) * columns_ + x]++] = std::int32_t(t);
+    const CellRange& cr = cells_of_[t];
+    for (int y = cr.y0; y <= cr.y1; ++y)
+      for (int x = cr.x0; x <= cr.x1; ++x) cell_tracks_[fill_[std::size_t(y) * columns_ + x]++] = std::int32_t(t);
   }
 }
 
@@ -68,26 +62,26 @@ void CandidateGrid::find(const Predictions& predicted, const Detection* detectio
                          std::vector<Candidate>* out) {
   build(predicted);
   if (columns_ == 0) return;
-  seen_by_.assign(predicted.size(), 0);
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
-    const int cx0 = std::max(0, cell_x(d.box.x)), cx1 = std::min(columns_ - 1, cell_x(d.box.x + d.box.width));
-    const int cy0 = std::max(0, cell_y(d.box.y)), cy1 = std::min(rows_ - 1, cell_y(d.box.y + d.box.height));
-    const std::uint32_t stamp = std::uint32_t(j) + 1;
-    for (int y = cy0; y <= cy1; ++y)
-      for (int x = cx0; x <= cx1; ++x) {
-        const std::size_t c = std::size_t(y) * columns_ + x;
-        for (std::uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
-          const std::int32_t t = cell_tracks_[k];
-          if (seen_by_[t] == stamp) continue;  // met through another cell already
-          seen_by_[t] = stamp;
-          const float overlap = iou(predicted.box[t], d.box);
-          const float gate = predicted.gate_px[t];
-          const float dist = distance(predicted.centroid_x[t], predicted.centroid_y[t], d.centroid_x, d.centroid_y);
-          if (overlap < min_iou && dist > gate) continue;
-          out->push_back(Candidate{(1 - overlap) + std::min(dist / gate, 1.0f), t, std::int32_t(j)});
-        }
-      }
+    // A pair needs the detection's centroid inside the track's region, so the centroid's cell
+    // lists every track it can pair with, each once.
+    const float px = d.centroid_x, py = d.centroid_y;
+    const int x = cell_x(px), y = cell_y(py);
+    if (px < origin_x_ || py < origin_y_ || x >= columns_ || y >= rows_) continue;
+    const float detection_area = area_of(d.box);
+    const std::size_t c = std::size_t(y) * columns_ + x;
+    for (std::uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
+      const std::int32_t t = cell_tracks_[k];
+      const Binned& r = binned_[t];
+      if (px < r.x0 || px > r.x1 || py < r.y0 || py > r.y1) continue;
+      // The gate tests without a division or a square root; those only for the pairs that pass.
+      const float both = intersection(r.box, d.box), either = area_of(r.box) + detection_area - both;
+      const float dx = px - r.centroid_x, dy = py - r.centroid_y, squared = dx * dx + dy * dy;
+      if (both < min_iou * either && squared > r.gate * r.gate) continue;
+      const float closeness = r.gate > 0 ? std::min(std::sqrt(squared) / r.gate, 1.0f) : 1.0f;
+      out->push_back(Candidate{(1 - both / either) + closeness, t, std::int32_t(j)});
+    }
   }
 }
 

@@ -20,7 +20,7 @@ class GreedyAssignment {
 
  private:
   std::vector<std::int32_t> detection_of_track_, track_of_detection_;
-  std::vector<std::uint32_t> pairs_of_track_, pairs_of_detection_;
+  std::vector<std::int32_t> best_of_track_, best_of_detection_;  // index of the first pair in the greedy order
 };
 
 }  // namespace ccl::track

@@ -210,7 +210,8 @@ TEST(Tracker, SameInputSameIds) {
   EXPECT_EQ(a, b);
 }
 
-// The grid finds exactly the pairs that a scan of every (track, detection) pair finds.
+// The grid finds exactly the pairs that a scan of every (track, detection) pair finds: centroid in
+// the gated region, and IoU >= min_iou or distance <= gate.
 TEST(CandidateGrid, FindsWhatBruteForceFinds) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> pos(0, 1000), side(2, 40), g(0, 60);
@@ -235,7 +236,11 @@ TEST(CandidateGrid, FindsWhatBruteForceFinds) {
       for (int j = 0; j < 300; ++j) {
         const float o = ccl::track::iou(p.box[t], d[j].box);
         const float dist = ccl::track::distance(p.centroid_x[t], p.centroid_y[t], d[j].centroid_x, d[j].centroid_y);
-        if (o >= 0.1f || dist <= p.gate_px[t]) want.insert({t, j});
+        const ccl::track::Box& b = p.box[t];
+        const float g = p.gate_px[t], cx = d[j].centroid_x, cy = d[j].centroid_y;
+        const bool in_region = cx >= std::min(b.x, p.centroid_x[t] - g) && cx <= std::max(b.x + b.width, p.centroid_x[t] + g) &&
+                               cy >= std::min(b.y, p.centroid_y[t] - g) && cy <= std::max(b.y + b.height, p.centroid_y[t] + g);
+        if (in_region && (o >= 0.1f || dist <= g)) want.insert({t, j});
       }
     EXPECT_EQ(have, want) << "round " << round;
     EXPECT_GT(want.size(), 50u) << "a round without pairs tests nothing";
