@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "config.h"
 #include "daylight_frames.hpp"
 #include "mot_score.hpp"
 
@@ -236,3 +237,62 @@ TEST(CclTracker, AcceptsAnyCaps) {
 }
 
 }  // namespace
+
+#if CCL_HAVE_ANALYTICS
+#include <gst/analytics/analytics.h>
+
+namespace {
+
+// GStreamer >= 1.24: each component with a track id gets a GstAnalyticsTrackingMtd (id = track id,
+// first seen = PTS of its track's first detection) related to the component's ODMtd.
+TEST(CclTracker, TrackingMtdRelatedToEachTrackedODMtd) {
+  elcheck::init();
+  GstHarness* h = gst_harness_new_parse("ccltracker min-hits=2");
+  gst_harness_set_src_caps_str(h, "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1");
+  const GQuark cc = g_quark_from_static_string("connected-component");
+  for (int frame = 0; frame < 3; ++frame) {
+    GstBuffer* b = gst_buffer_new_allocate(nullptr, 64 * 48, nullptr);
+    GST_BUFFER_PTS(b) = GstClockTime(frame) * GST_SECOND;
+    const GstCclComponent cs[2] = {{1, 16, 5 + frame, 10, 4, 4, 6.5 + frame, 11.5, 0},
+                                   {2, 16, 40 - frame, 30, 4, 4, 41.5 - frame, 31.5, 0}};
+    gst_buffer_add_ccl_meta(b, 64, 48, 8, 2, FALSE, cs, 2);
+    GstAnalyticsRelationMeta* rm = gst_buffer_add_analytics_relation_meta(b);
+    for (const GstCclComponent& c : cs) {
+      GstAnalyticsODMtd od;
+      ASSERT_TRUE(gst_analytics_relation_meta_add_od_mtd(rm, cc, c.x, c.y, c.width, c.height, 1.0f, &od));
+    }
+    ASSERT_EQ(gst_harness_push(h, b), GST_FLOW_OK);
+    GstBuffer* out = gst_harness_pull(h);
+    GstAnalyticsRelationMeta* meta = gst_buffer_get_analytics_relation_meta(out);
+    ASSERT_NE(meta, nullptr);
+    std::vector<std::pair<guint64, guint>> tracks;  // tracking id, mtd id
+    gpointer state = nullptr;
+    GstAnalyticsTrackingMtd trk;
+    while (gst_analytics_relation_meta_iterate(meta, &state, gst_analytics_tracking_mtd_get_mtd_type(), &trk)) {
+      guint64 id;
+      GstClockTime first, last;
+      gboolean lost;
+      ASSERT_TRUE(gst_analytics_tracking_mtd_get_info(&trk, &id, &first, &last, &lost));
+      EXPECT_EQ(first, 0u) << "both tracks were first seen at PTS 0";
+      EXPECT_EQ(last, GstClockTime(frame) * GST_SECOND);
+      tracks.emplace_back(id, trk.id);
+    }
+    const GstCclMeta* m = gst_buffer_get_ccl_meta(out);
+    ASSERT_EQ(tracks.size(), frame == 0 ? 0u : 2u) << "frame " << frame;
+    state = nullptr;
+    GstAnalyticsODMtd od;
+    std::size_t i = 0;
+    while (gst_analytics_relation_meta_iterate(meta, &state, gst_analytics_od_mtd_get_mtd_type(), &od)) {
+      for (const auto& [id, mtd] : tracks) {
+        const bool related = gst_analytics_relation_meta_get_relation(meta, od.id, mtd) == GST_ANALYTICS_REL_TYPE_RELATE_TO;
+        EXPECT_EQ(related, id == m->components[i].track_id) << "frame " << frame << " component " << i;
+      }
+      ++i;
+    }
+    gst_buffer_unref(out);
+  }
+  gst_harness_teardown(h);
+}
+
+}  // namespace
+#endif
