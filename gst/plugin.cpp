@@ -1,4 +1,4 @@
-// Registers the elements (cudaccl, ccloverlay, cclblobsrc) and the GstCclMeta cudaccl attaches.
+// Registers the elements (cudaccl, ccltracker, ccloverlay, cclblobsrc) and the GstCclMeta cudaccl attaches.
 #include <config.h>
 
 #include <gst/gst.h>
@@ -6,6 +6,7 @@
 #include "ccl/gstcclmeta.h"
 #include "cclblobsrc.h"
 #include "ccloverlay.h"
+#include "gstccltracker.h"
 #include "gstcudaccl.h"
 
 #if CCL_HAVE_CUDA
@@ -27,6 +28,7 @@ static gboolean plugin_init(GstPlugin* plugin) {
 #endif
   gst_ccl_meta_get_info();
   gboolean ok = GST_ELEMENT_REGISTER(cudaccl, plugin);
+  ok &= GST_ELEMENT_REGISTER(ccltracker, plugin);
   ok &= GST_ELEMENT_REGISTER(ccloverlay, plugin);
   ok &= GST_ELEMENT_REGISTER(cclblobsrc, plugin);
   return ok;

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 rm -rf .gpurun && mkdir -p .gpurun/hostlib
-for f in gst/libgstccl.so gst/ccl/libgstcclmeta-1.0.so.0 \
+for f in gst/libgstccl.so gst/ccl/libgstcclmeta-1.0.so.1 \
          tests/gpu/ccl-test-gpu tests/element/ccl-test-element tests/reliability/ccl-test-reliability \
          bench/gpu/ccl-bench-gpu bench/element/ccl-bench-element bench/foreground/ccl-bench-foreground \
          bench/roi_metas/ccl-bench-roi-metas; do
@@ -15,7 +15,7 @@ for f in gst/libgstccl.so gst/ccl/libgstcclmeta-1.0.so.0 \
   mkdir -p ".gpurun/build/$(dirname "$f")"
   strip --strip-debug -o ".gpurun/build/$f" "build/$f"
 done
-ln -sf libgstcclmeta-1.0.so.0 .gpurun/build/gst/ccl/libgstcclmeta-1.0.so
+ln -sf libgstcclmeta-1.0.so.1 .gpurun/build/gst/ccl/libgstcclmeta-1.0.so
 for lib in libopencv_core.so.406 libopencv_imgproc.so.406 libtbb.so.12 libblas.so.3 liblapack.so.3 \
            libgfortran.so.5 libquadmath.so.0 libgstcheck-1.0.so.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" .gpurun/hostlib/

@@ -9,11 +9,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 B=${1:-build-bench}
 S=$B/stage
 rm -rf "$S" && mkdir -p "$S/pack/hostlib"
-for f in gst/libgstccl.so gst/ccl/libgstcclmeta-1.0.so.0 bench/peers/ccl-bench-peers-ours bench/element/ccl-bench-element; do
+for f in gst/libgstccl.so gst/ccl/libgstcclmeta-1.0.so.1 bench/peers/ccl-bench-peers-ours bench/element/ccl-bench-element; do
   mkdir -p "$S/pack/build/$(dirname "$f")"
   strip --strip-debug -o "$S/pack/build/$f" "$B/$f"
 done
-ln -sf libgstcclmeta-1.0.so.0 "$S/pack/build/gst/ccl/libgstcclmeta-1.0.so"
+ln -sf libgstcclmeta-1.0.so.1 "$S/pack/build/gst/ccl/libgstcclmeta-1.0.so"
 for lib in libopencv_core.so.406 libopencv_imgproc.so.406 libtbb.so.12 libblas.so.3 liblapack.so.3 \
            libgfortran.so.5 libquadmath.so.0 libgstcheck-1.0.so.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$S/pack/hostlib/"

@@ -18,11 +18,17 @@ G_BEGIN_DECLS
  * @height: bounding box height in pixels
  * @centroid_x: mean x of the pixels (pixel centres at integer coordinates)
  * @centroid_y: mean y of the pixels
+ * @track_id: the id of the track this component belongs to, given by a ccltracker upstream of
+ *   the reader; 0 when no tracker ran or the component is not (yet) part of a confirmed track.
+ *   Ids are never given twice by one tracker instance. Since library version 1 (soname
+ *   libgstcclmeta-1.0.so.1): the field made the struct 48 bytes instead of 40, so applications
+ *   built against version 0 must be rebuilt.
  */
 typedef struct {
   guint32 label, area;
   gint32 x, y, width, height;
   gdouble centroid_x, centroid_y;
+  guint32 track_id;
 } GstCclComponent;
 
 /**

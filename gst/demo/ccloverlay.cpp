@@ -3,7 +3,8 @@
  * @title: ccloverlay
  *
  * Draws what cudaccl found, so a person can see it: each component's bounding box, a cross on
- * its centroid and its label number, onto the video frame itself. The components come from the
+ * its centroid and its label number (its track id instead where a ccltracker gave it one), onto
+ * the video frame itself. The components come from the
  * #GstCclMeta on the buffer, or, when a buffer carries none, from its
  * #GstVideoRegionOfInterestMeta (label = the "connected-component" parameter or the ROI id).
  * Boxes and centroids of a #GstCclMeta made for another frame size are rescaled to this frame.
@@ -95,7 +96,9 @@ void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, std
   for (guint i = 0; i < meta->n_components; i++) {
     GstCclComponent c = meta->components[i];
     if (rescale) gst_ccl_component_scale(&c, meta->width, meta->height, guint(frame_w), guint(frame_h));
-    marks->push_back(Mark{c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y, c.label, true});
+    // A ccltracker upstream gave it a track id: that is the number that stays with the object.
+    const guint number = c.track_id ? c.track_id : c.label;
+    marks->push_back(Mark{c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y, number, true});
   }
 }
 
@@ -112,6 +115,8 @@ void marks_from_roi_metas(GstBuffer* buffer, std::vector<Mark>* marks) {
       gst_structure_get_double(s, "centroid-y", &m.centroid_y);
       guint label;
       if (gst_structure_get_uint(s, "label", &label)) m.label = label, m.has_label = true;
+      guint track_id = 0;
+      if (gst_structure_get_uint(s, "track-id", &track_id) && track_id) m.label = track_id, m.has_label = true;
     }
     marks->push_back(m);
   }

@@ -13,14 +13,16 @@ namespace {
 // up generously (a buffer that is too small is grown by GStreamer, at the cost of one copy).
 constexpr gsize kBytesPerDetection = 96;
 
-// True when every entry of `meta` is a "connected-component" ODMtd (vacuously true when empty):
-// then it is an earlier cudaccl's answer, not another producer's.
+// True when every entry of `meta` is a "connected-component" ODMtd or a tracking mtd (a ccltracker
+// added those; vacuously true when empty): then it is an earlier cudaccl's answer, not another producer's.
 bool holds_only_components(GstAnalyticsRelationMeta* meta) {
   const GQuark ours = ccl_outputs::quarks().roi_type;
   const GstAnalyticsMtdType od = gst_analytics_od_mtd_get_mtd_type();
+  const GstAnalyticsMtdType tracking = gst_analytics_tracking_mtd_get_mtd_type();
   gpointer state = nullptr;
   GstAnalyticsMtd mtd;
   while (gst_analytics_relation_meta_iterate(meta, &state, GST_ANALYTICS_MTD_TYPE_ANY, &mtd)) {
+    if (gst_analytics_mtd_get_mtd_type(&mtd) == tracking) continue;
     if (gst_analytics_mtd_get_mtd_type(&mtd) != od) return false;
     if (gst_analytics_od_mtd_get_obj_type(reinterpret_cast<GstAnalyticsODMtd*>(&mtd)) != ours) return false;
   }

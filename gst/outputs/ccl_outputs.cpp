@@ -1,6 +1,7 @@
 #include "ccl_outputs.h"
 
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 
 #include <gst/video/video.h>
@@ -11,8 +12,9 @@
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_outputs_debug);
 #define GST_CAT_DEFAULT gst_ccl_outputs_debug
 
-// The component list is copied into the meta with one memcpy, so the layouts must agree.
-static_assert(sizeof(ccl::Component) == sizeof(GstCclComponent), "component size differs");
+// GstCclComponent is ccl::Component followed by track_id (which the core never sets): each entry
+// is copied as its first sizeof(ccl::Component) bytes, so those layouts must agree.
+static_assert(offsetof(GstCclComponent, track_id) >= sizeof(ccl::Component), "track_id overlaps the core's fields");
 static_assert(std::is_trivially_copyable<ccl::Component>::value, "component must be trivially copyable");
 static_assert(offsetof(ccl::Component, label) == offsetof(GstCclComponent, label), "label offset differs");
 static_assert(offsetof(ccl::Component, area) == offsetof(GstCclComponent, area), "area offset differs");
@@ -53,10 +55,15 @@ void gst_ccl_outputs_remove(GstBuffer* buffer) {
 
 void gst_ccl_outputs_add_meta(GstBuffer* buffer, const ccl::Result& result) {
   ensure_debug_category();
-  const auto* components = reinterpret_cast<const GstCclComponent*>(result.components.data());
-  gst_buffer_add_ccl_meta(buffer, guint(result.width), guint(result.height), guint(result.connectivity),
-                          result.n_components_total, result.truncated, components,
-                          guint(result.components.size()));
+  GstCclMeta* meta = gst_buffer_add_ccl_meta(buffer, guint(result.width), guint(result.height),
+                                             guint(result.connectivity), result.n_components_total,
+                                             result.truncated, nullptr, 0);
+  if (!meta) return;  // not writable: GStreamer said so
+  const std::size_t n = result.components.size();
+  // Zeroed: track_id = 0 (no tracker yet) and padding bytes equal in every meta (they are compared).
+  meta->components = n ? g_new0(GstCclComponent, n) : nullptr;
+  meta->n_components = guint(n);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&meta->components[i], &result.components[i], sizeof(ccl::Component));
   GST_LOG("attached %zu of %u components", result.components.size(), result.n_components_total);
 }
 

@@ -24,6 +24,7 @@ struct Shot {
   std::vector<GstCclTruthBox> boxes;
   int n_ccl_metas = 0;  // GstCclMetas on the buffer (a cudaccl downstream)
   ccl::Result ccl;      // the last one's result
+  std::vector<guint32> track_ids;  // its components' track_id (a ccltracker downstream), in order
 };
 
 // The first `n` frames of "cclblobsrc scene=daylight <extra>" at `w`x`h`, through `downstream`
@@ -54,7 +55,10 @@ inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = ""
     }
     s.has_truth = gst_ccl_truth_boxes(buffer, &s.boxes, &s.number);
     s.n_ccl_metas = int(gst_buffer_get_n_meta(buffer, GST_CCL_META_API_TYPE));
-    if (const GstCclMeta* m = gst_buffer_get_ccl_meta(buffer)) s.ccl = elcheck::from_meta(*m);
+    if (const GstCclMeta* m = gst_buffer_get_ccl_meta(buffer)) {
+      s.ccl = elcheck::from_meta(*m);
+      for (guint i = 0; i < m->n_components; ++i) s.track_ids.push_back(m->components[i].track_id);
+    }
     shots.push_back(std::move(s));
     gst_sample_unref(sample);
   }

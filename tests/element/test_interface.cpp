@@ -421,7 +421,7 @@ TEST(CclMetaLibrary, SurvivesBufferCopy) {
 
 TEST(CclMetaLibrary, AddCopiesTheList) {
   elcheck::init();
-  GstCclComponent c[2] = {{1, 4, 0, 0, 2, 2, 0.5, 0.5}, {2, 1, 5, 5, 1, 1, 5.0, 5.0}};
+  GstCclComponent c[2] = {{1, 4, 0, 0, 2, 2, 0.5, 0.5, 0}, {2, 1, 5, 5, 1, 1, 5.0, 5.0, 0}};
   GstBuffer* b = gst_buffer_new();
   GstCclMeta* m = gst_buffer_add_ccl_meta(b, 10, 10, 4, 7, TRUE, c, 2);
   ASSERT_NE(m, nullptr);
@@ -441,7 +441,7 @@ TEST(CclMetaLibrary, AddCopiesTheList) {
 // Boxes map edge to edge, centroids centre to centre: x' = (x + 0.5) * s - 0.5.
 TEST(CclMetaLibrary, RescalesOnScaleTransform) {
   elcheck::init();
-  GstCclComponent c[2] = {{1, 6, 1, 1, 3, 2, 2.0, 1.5}, {2, 1, 11, 5, 1, 1, 11.0, 5.0}};
+  GstCclComponent c[2] = {{1, 6, 1, 1, 3, 2, 2.0, 1.5, 0}, {2, 1, 11, 5, 1, 1, 11.0, 5.0, 0}};
   GstBuffer* src = gst_buffer_new();
   GstCclMeta* m = gst_buffer_add_ccl_meta(src, 12, 6, 8, 2, FALSE, c, 2);
   ASSERT_NE(m, nullptr);

@@ -38,9 +38,13 @@ std::string same_as_cpu(const GstCclMeta* m, const ccl::ImageView& plane0, const
   if (bool(m->truncated) != want.truncated) s << "truncated differs; ";
   if (m->n_components != want.components.size())
     s << "n-components " << m->n_components << " != " << want.components.size() << "; ";
-  else if (m->n_components &&
-           std::memcmp(m->components, want.components.data(), m->n_components * sizeof(GstCclComponent)) != 0)
-    s << "component bytes differ; ";
+  else
+    for (guint i = 0; i < m->n_components; ++i)
+      if (std::memcmp(&m->components[i], &want.components[i], sizeof(ccl::Component)) != 0 ||
+          m->components[i].track_id != 0) {
+        s << "component " << i << " differs; ";
+        break;
+      }
   return s.str();
 }
 

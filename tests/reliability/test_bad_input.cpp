@@ -212,10 +212,10 @@ TEST(BadInput, Largest16384x16384) {
   ASSERT_EQ(m->n_components_total, 4u);
   ASSERT_EQ(m->n_components, 4u);
   const GstCclComponent want[4] = {
-      {1, guint32(n), 0, 0, n, 1, (n - 1) / 2.0, 0.0},
-      {2, 20000, 100, 100, 100, 200, 149.5, 199.5},
-      {3, 10000, 1000, 1000, 10000, 10000, 5999.5, 5999.5},
-      {4, 1, n - 1, n - 1, 1, 1, double(n - 1), double(n - 1)},
+      {1, guint32(n), 0, 0, n, 1, (n - 1) / 2.0, 0.0, 0},
+      {2, 20000, 100, 100, 100, 200, 149.5, 199.5, 0},
+      {3, 10000, 1000, 1000, 10000, 10000, 5999.5, 5999.5, 0},
+      {4, 1, n - 1, n - 1, 1, 1, double(n - 1), double(n - 1), 0},
   };
   for (int i = 0; i < 4; ++i) {
     const GstCclComponent& c = m->components[i];

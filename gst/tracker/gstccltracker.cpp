@@ -1,0 +1,266 @@
+/**
+ * SECTION:element-ccltracker
+ * @title: ccltracker
+ *
+ * Follows the connected components cudaccl found from frame to frame and gives each a track id:
+ * GstCclComponent.track_id of the buffer's #GstCclMeta, "track-id" in the "connected-component"
+ * parameter of its ROI metas and, built against GStreamer >= 1.24, one GstAnalyticsTrackingMtd per
+ * tracked component related to its ODMtd. Components are matched to the tracks' constant-velocity
+ * predictions by box overlap and centroid distance (kernels/tracker/README.md). A track gets its id
+ * after min-hits consecutive matches and ends after max-misses frames without one; ids are never
+ * given twice while the element runs (they restart at 1 after it stopped). Pixels are untouched and
+ * any caps and memory (CUDA memory too) pass. Tracks are forgotten on flush, new caps and stop.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 cclblobsrc scene=daylight ! video/x-raw,format=GRAY8 ! \
+ *   cudaccl foreground=motion open=1 min-area=50 ! ccltracker post-messages=true ! fakesink
+ * ]| Posts a "ccl-track" message whenever an object's track starts or ends.
+ */
+#include "gstccltracker.h"
+
+#include <config.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "ccl/gstcclmeta.h"
+#include "ccl_track_messages.h"
+#include "ccl_track_outputs.h"
+#include "tracker/tracker.hpp"
+
+GST_DEBUG_CATEGORY_STATIC(gst_ccl_tracker_debug);
+#define GST_CAT_DEFAULT gst_ccl_tracker_debug
+
+enum { PROP_0, PROP_MIN_HITS, PROP_MAX_MISSES, PROP_MIN_IOU, PROP_GATE, PROP_POST_MESSAGES };
+
+#define DEFAULT_POST_MESSAGES FALSE
+
+struct _GstCclTracker {
+  GstBaseTransform parent;
+
+  // Properties, guarded by the object lock; read once per frame.
+  ccl::track::Options options;
+  gboolean post_messages;
+
+  // Streaming thread only.
+  ccl::track::Tracker* tracker;
+  std::vector<ccl::track::Detection>* detections;
+  std::vector<std::uint32_t>* ids;
+  gboolean warned_no_meta;
+};
+
+G_DEFINE_TYPE(GstCclTracker, gst_ccl_tracker, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE(ccltracker, "ccltracker", GST_RANK_NONE, GST_TYPE_CCL_TRACKER);
+
+static GstStaticPadTemplate sink_template =
+    GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+static GstStaticPadTemplate src_template =
+    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+
+static void gst_ccl_tracker_restart(GstCclTracker* self) {
+  GST_OBJECT_LOCK(self);
+  const ccl::track::Options options = self->options;
+  GST_OBJECT_UNLOCK(self);
+  delete self->tracker;
+  self->tracker = new ccl::track::Tracker(options);
+}
+
+static gboolean gst_ccl_tracker_start(GstBaseTransform* trans) {
+  GstCclTracker* self = GST_CCL_TRACKER(trans);
+  gst_ccl_tracker_restart(self);  // ids restart at 1 for each run of the element
+  self->warned_no_meta = FALSE;
+  return TRUE;
+}
+
+static gboolean gst_ccl_tracker_stop(GstBaseTransform* trans) {
+  GstCclTracker* self = GST_CCL_TRACKER(trans);
+  delete self->tracker;
+  self->tracker = nullptr;
+  return TRUE;
+}
+
+// New caps: positions of the old frames mean nothing in the new ones.
+static gboolean gst_ccl_tracker_set_caps(GstBaseTransform* trans, GstCaps*, GstCaps*) {
+  GstCclTracker* self = GST_CCL_TRACKER(trans);
+  if (self->tracker) self->tracker->reset();
+  return TRUE;
+}
+
+static gboolean gst_ccl_tracker_sink_event(GstBaseTransform* trans, GstEvent* event) {
+  GstCclTracker* self = GST_CCL_TRACKER(trans);
+  // The stream goes on from elsewhere: no track continues across a flush.
+  if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP && self->tracker) self->tracker->reset();
+  return GST_BASE_TRANSFORM_CLASS(gst_ccl_tracker_parent_class)->sink_event(trans, event);
+}
+
+static void post_events(GstCclTracker* self) {
+  for (const ccl::track::Event& e : self->tracker->events())
+    gst_element_post_message(GST_ELEMENT(self),
+                             gst_message_new_element(GST_OBJECT(self), gst_ccl_track_message_structure(e)));
+}
+
+#if CCL_HAVE_ANALYTICS
+// First-seen time of each component's track, from the live tracks (the analytics mtd wants it).
+static std::vector<GstClockTime> first_seen_of(const ccl::track::Tracker& tracker, const GstCclMeta* meta) {
+  std::vector<std::pair<std::uint32_t, std::int64_t>> by_id;
+  for (const ccl::track::Track& t : tracker.tracks())
+    if (t.id) by_id.emplace_back(t.id, t.first_time);
+  std::sort(by_id.begin(), by_id.end());
+  std::vector<GstClockTime> first(meta->n_components, GST_CLOCK_TIME_NONE);
+  for (guint i = 0; i < meta->n_components; ++i) {
+    auto it = std::lower_bound(by_id.begin(), by_id.end(), std::make_pair(meta->components[i].track_id, std::int64_t(0)),
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (it != by_id.end() && it->first == meta->components[i].track_id) first[i] = GstClockTime(it->second);
+  }
+  return first;
+}
+#endif
+
+static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBuffer* buffer) {
+  GstCclTracker* self = GST_CCL_TRACKER(trans);
+  GstCclMeta* meta = gst_buffer_get_ccl_meta(buffer);
+  if (!meta) {
+    // Not a frame cudaccl labelled (a gap, say): the tracks neither match nor miss.
+    if (!self->warned_no_meta) GST_INFO_OBJECT(self, "buffer without GstCclMeta passed untracked");
+    self->warned_no_meta = TRUE;
+    return GST_FLOW_OK;
+  }
+  GST_OBJECT_LOCK(self);
+  const ccl::track::Options options = self->options;
+  const bool post = self->post_messages;
+  GST_OBJECT_UNLOCK(self);
+  self->tracker->set_options(options);
+
+  std::vector<ccl::track::Detection>& detections = *self->detections;
+  detections.resize(meta->n_components);
+  for (guint i = 0; i < meta->n_components; ++i) {
+    const GstCclComponent& c = meta->components[i];
+    detections[i].box = {float(c.x), float(c.y), float(c.width), float(c.height)};
+    detections[i].area = c.area;
+    detections[i].centroid_x = float(c.centroid_x), detections[i].centroid_y = float(c.centroid_y);
+  }
+  self->ids->resize(detections.size());
+  const GstClockTime pts = GST_BUFFER_PTS(buffer);
+  self->tracker->update(detections.data(), detections.size(), std::int64_t(pts), self->ids->data());
+
+  gst_ccl_track_write_ids(meta, *self->ids);
+  gst_ccl_track_write_roi_params(buffer, meta);
+#if CCL_HAVE_ANALYTICS
+  gst_ccl_track_add_analytics(buffer, meta, first_seen_of(*self->tracker, meta), pts);
+#endif
+  if (post) post_events(self);
+  GST_LOG_OBJECT(self, "%u components, %zu live tracks", meta->n_components, self->tracker->tracks().size());
+  return GST_FLOW_OK;
+}
+
+static void gst_ccl_tracker_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
+  GstCclTracker* self = GST_CCL_TRACKER(object);
+  GST_OBJECT_LOCK(self);
+  switch (prop_id) {
+    case PROP_MIN_HITS: self->options.min_hits = g_value_get_uint(value); break;
+    case PROP_MAX_MISSES: self->options.max_misses = g_value_get_uint(value); break;
+    case PROP_MIN_IOU: self->options.min_iou = float(g_value_get_double(value)); break;
+    case PROP_GATE: self->options.gate = float(g_value_get_double(value)); break;
+    case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_ccl_tracker_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
+  GstCclTracker* self = GST_CCL_TRACKER(object);
+  GST_OBJECT_LOCK(self);
+  switch (prop_id) {
+    case PROP_MIN_HITS: g_value_set_uint(value, self->options.min_hits); break;
+    case PROP_MAX_MISSES: g_value_set_uint(value, self->options.max_misses); break;
+    case PROP_MIN_IOU: g_value_set_double(value, self->options.min_iou); break;
+    case PROP_GATE: g_value_set_double(value, self->options.gate); break;
+    case PROP_POST_MESSAGES: g_value_set_boolean(value, self->post_messages); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_ccl_tracker_finalize(GObject* object) {
+  GstCclTracker* self = GST_CCL_TRACKER(object);
+  delete self->tracker;
+  delete self->detections;
+  delete self->ids;
+  G_OBJECT_CLASS(gst_ccl_tracker_parent_class)->finalize(object);
+}
+
+static void gst_ccl_tracker_class_init(GstCclTrackerClass* klass) {
+  GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
+  GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
+  const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+  const ccl::track::Options defaults;
+
+  gobject_class->set_property = gst_ccl_tracker_set_property;
+  gobject_class->get_property = gst_ccl_tracker_get_property;
+  gobject_class->finalize = gst_ccl_tracker_finalize;
+
+  g_object_class_install_property(
+      gobject_class, PROP_MIN_HITS,
+      g_param_spec_uint("min-hits", "Minimum hits",
+                        "Consecutive frames a component must be matched before its track is confirmed and gets an id "
+                        "(until then its track_id is 0)",
+                        1, 1000, defaults.min_hits, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_MAX_MISSES,
+      g_param_spec_uint("max-misses", "Maximum misses",
+                        "Frames a confirmed track is kept on its predicted position without a matching component "
+                        "(hidden in a merge, missed by the labeller) before it ends",
+                        0, 100000, defaults.max_misses, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_MIN_IOU,
+      g_param_spec_double("min-iou", "Minimum IoU",
+                          "Box overlap (intersection over union) with a track's predicted box that makes a component "
+                          "a candidate for it (or see gate)",
+                          0.01, 1.0, defaults.min_iou, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_GATE,
+      g_param_spec_double("gate", "Centroid gate",
+                          "Centroid distance, in units of the predicted box's larger side, that makes a component a "
+                          "candidate for a track; the centroid must also lie in the predicted box grown by it",
+                          0.0, 100.0, defaults.gate, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean("post-messages", "Post messages",
+                           "Post a \"ccl-track\" element message when a track starts (is confirmed) or ends",
+                           DEFAULT_POST_MESSAGES, flags));
+
+  gst_element_class_set_static_metadata(
+      element_class, "Connected component tracker", "Filter/Analyzer/Video",
+      "Gives the connected components cudaccl found (GstCclMeta) track ids from frame to frame: "
+      "GstCclComponent.track_id, \"track-id\" in the ROI params, GstAnalyticsTrackingMtd on GStreamer >= 1.24. "
+      "Pixels and caps pass untouched, CUDA memory too.\n"
+      "Example: gst-launch-1.0 cclblobsrc scene=daylight ! video/x-raw,format=GRAY8 ! cudaccl foreground=motion "
+      "open=1 min-area=50 ! ccltracker post-messages=true ! fakesink",
+      "gst-ccl developers");
+  gst_element_class_add_static_pad_template(element_class, &sink_template);
+  gst_element_class_add_static_pad_template(element_class, &src_template);
+
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->start = GST_DEBUG_FUNCPTR(gst_ccl_tracker_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR(gst_ccl_tracker_stop);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR(gst_ccl_tracker_set_caps);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_ccl_tracker_sink_event);
+  trans_class->transform_ip = GST_DEBUG_FUNCPTR(gst_ccl_tracker_transform_ip);
+
+  GST_DEBUG_CATEGORY_INIT(gst_ccl_tracker_debug, "ccltracker", 0, "connected component tracker");
+}
+
+static void gst_ccl_tracker_init(GstCclTracker* self) {
+  self->options = ccl::track::Options{};
+  self->post_messages = DEFAULT_POST_MESSAGES;
+  self->tracker = nullptr;
+  self->detections = new std::vector<ccl::track::Detection>();
+  self->ids = new std::vector<std::uint32_t>();
+  // Metadata needs a writable buffer: in place, never passthrough (allocation queries go upstream
+  // untouched, as for any always-in-place transform, so CUDA memory passes).
+  gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
+  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), FALSE);
+}

@@ -1,0 +1,113 @@
+#include "tracker/tracker.hpp"
+
+#include <algorithm>
+
+namespace ccl::track {
+
+namespace {
+
+// Added to the cost of tentative tracks' pairs (costs are in [0, 2]): confirmed tracks choose first,
+// so a fresh track started on noise cannot take a confirmed object's component.
+constexpr float kTentativePenalty = 2;
+// Weight of the newest displacement in the velocity estimate.
+constexpr float kVelocitySmoothing = 0.5f;
+
+Options sanitized(Options o) {
+  o.min_hits = std::max<std::uint32_t>(o.min_hits, 1);
+  // IoU 0 would pair every box met in a grid cell: the candidate set would depend on the grid.
+  o.min_iou = std::clamp(o.min_iou, 1e-6f, 1.0f);
+  o.gate = std::max(o.gate, 0.0f);
+  return o;
+}
+
+}  // namespace
+
+Tracker::Tracker(const Options& options) : options_(sanitized(options)) {}
+
+void Tracker::set_options(const Options& options) { options_ = sanitized(options); }
+
+void Tracker::reset() {
+  tracks_.clear();
+  events_.clear();
+}
+
+std::uint32_t Tracker::take_id() {
+  const std::uint32_t id = next_id_++;
+  if (next_id_ == 0) next_id_ = 1;  // 0 means "no track"; 2^32 - 1 confirmations later ids wrap
+  return id;
+}
+
+void Tracker::update(const Detection* detections, std::size_t n, std::int64_t time, std::uint32_t* ids) {
+  events_.clear();
+  std::fill(ids, ids + n, 0u);
+
+  // Constant velocity: a track that missed m frames is expected m + 1 steps past its last match.
+  predicted_.clear();
+  for (const Track& t : tracks_) {
+    const float steps = float(t.misses + 1);
+    const float dx = t.velocity_x * steps, dy = t.velocity_y * steps;
+    predicted_.box.push_back(Box{t.box.x + dx, t.box.y + dy, t.box.width, t.box.height});
+    predicted_.centroid_x.push_back(t.centroid_x + dx);
+    predicted_.centroid_y.push_back(t.centroid_y + dy);
+    predicted_.gate_px.push_back(options_.gate * std::max({t.box.width, t.box.height, 1.0f}));
+  }
+
+  candidates_.clear();
+  grid_.find(predicted_, detections, n, options_.min_iou, &candidates_);
+  for (Candidate& c : candidates_)
+    if (tracks_[std::size_t(c.track)].id == 0) c.cost += kTentativePenalty;
+  assignment_.assign(candidates_, tracks_.size(), n);
+  const std::vector<std::int32_t>& detection_of_track = assignment_.detection_of_track();
+  const std::vector<std::int32_t>& track_of_detection = assignment_.track_of_detection();
+
+  survivors_.clear();
+  for (std::size_t i = 0; i < tracks_.size(); ++i) {
+    Track t = tracks_[i];
+    const std::int32_t j = detection_of_track[i];
+    if (j < 0) {
+      if (t.id == 0) continue;  // tentative tracks need consecutive matches
+      if (++t.misses > options_.max_misses) {
+        events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
+        continue;
+      }
+      survivors_.push_back(t);
+      continue;
+    }
+    const Detection& d = detections[j];
+    const float steps = float(t.misses + 1);
+    const float vx = (d.centroid_x - t.centroid_x) / steps, vy = (d.centroid_y - t.centroid_y) / steps;
+    const bool first_step = t.hits == 1;  // no velocity estimate yet
+    t.velocity_x = first_step ? vx : t.velocity_x + kVelocitySmoothing * (vx - t.velocity_x);
+    t.velocity_y = first_step ? vy : t.velocity_y + kVelocitySmoothing * (vy - t.velocity_y);
+    t.box = d.box;
+    t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
+    t.hits++, t.misses = 0;
+    t.last_time = time;
+    if (t.id == 0 && t.hits >= options_.min_hits) {
+      t.id = take_id();
+      events_.push_back(Event{Event::Kind::Started, t.id, t.first_time, time, t.box});
+    }
+    ids[j] = t.id;
+    survivors_.push_back(t);
+  }
+
+  // Every unmatched detection starts a tentative track (confirmed at once when min_hits is 1).
+  for (std::size_t j = 0; j < n; ++j) {
+    if (track_of_detection[j] >= 0) continue;
+    const Detection& d = detections[j];
+    Track t;
+    t.box = d.box;
+    t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
+    t.hits = 1;
+    t.first_time = t.last_time = time;
+    if (options_.min_hits <= 1) {
+      t.id = take_id();
+      events_.push_back(Event{Event::Kind::Started, t.id, time, time, t.box});
+    }
+    ids[j] = t.id;
+    survivors_.push_back(t);
+  }
+  tracks_.swap(survivors_);
+}
+
+}  // namespace ccl::track

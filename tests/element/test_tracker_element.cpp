@@ -1,0 +1,298 @@
+// ccltracker: track ids on cclblobsrc scene=daylight scored against its GstCclTruthMeta (CLEAR-MOT,
+// the scorer of tests/tracker), and the element's contract in a GstHarness: ids in the meta and the
+// ROI params, flush and caps resets, "ccl-track" messages, any caps.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+
+#include "config.h"
+#include "daylight_frames.hpp"
+#include "mot_score.hpp"
+
+namespace {
+
+using scene::Shot;
+
+constexpr int kWidth = 640, kHeight = 360;
+
+ccl::track::Box box_of(const GstCclTruthBox& b) {
+  return {float(b.x), float(b.y), float(b.width), float(b.height)};
+}
+
+bool near(const GstCclTruthBox& a, const GstCclTruthBox& b) {
+  return a.x - 2 < b.x + b.width && b.x - 2 < a.x + a.width && a.y - 2 < b.y + b.height && b.y - 2 < a.y + a.height;
+}
+
+bool whole_in_view(const GstCclTruthBox& b) {
+  return b.x > 0 && b.y > 0 && b.x + b.width < kWidth && b.y + b.height < kHeight && scene::sizeable(b);
+}
+
+// The scene is crowded (every object meets another at some time), so "objects that never touch" is
+// judged per stretch: a run of at least 10 consecutive frames in which an object is whole in view,
+// no other true box comes within 2 px of it (open=1 and the scene's blur join near objects), and
+// one component covers it (IoU >= 0.5). Within a stretch that component should keep one track id.
+struct Runs {
+  int runs = 0, runs_one_id = 0, frames = 0;
+};
+
+Runs isolated_runs(const std::vector<Shot>& shots, int from);
+
+TEST(CclTracker, DaylightSceneScore) {
+  constexpr int kFrames = 300, kWarmUp = 30;  // the background model learns the first frames
+  long total_switches = 0;
+  // Measured (seeds 1 and 2): MOTA 0.43 and 0.30, bounded by the labelling more than the tracker:
+  // the scene's objects overlap and merge, and the motion mask splits some into stripes (FN + FP).
+  for (const char* seed : {"seed=1", "seed=2"}) {
+    const std::vector<Shot> shots =
+        scene::pull(kFrames, kWidth, kHeight, seed,
+                    "cudaccl backend=cpu foreground=motion open=1 min-area=50 ! ccltracker ! ");
+    ASSERT_EQ(shots.size(), std::size_t(kFrames));
+    mot::Scorer all(0.3f);
+    for (int i = kWarmUp; i < kFrames; ++i) {
+      const Shot& s = shots[i];
+      ASSERT_EQ(s.track_ids.size(), s.ccl.components.size()) << "frame " << i;
+      std::vector<mot::Truth> truth;
+      for (const GstCclTruthBox& b : s.boxes) {
+        if (!scene::sizeable(b)) continue;  // slivers entering the frame are asked of nobody
+        truth.push_back({b.id, box_of(b)});
+      }
+      std::vector<mot::Reported> reported;
+      for (std::size_t k = 0; k < s.track_ids.size(); ++k) {
+        const ccl::Component& c = s.ccl.components[k];
+        reported.push_back({s.track_ids[k], {float(c.x), float(c.y), float(c.width), float(c.height)}});
+      }
+      all.add_frame(truth, reported);
+    }
+    const mot::Score& sc = all.score();
+    std::printf("daylight %s, %d frames after %d warm-up: MOTA %.3f (GT %ld, FN %ld, FP %ld, id switches %ld)\n", seed,
+                kFrames - kWarmUp, kWarmUp, sc.mota(), sc.gt, sc.fn, sc.fp, sc.id_switches);
+    EXPECT_GE(sc.mota(), 0.25) << seed;
+    total_switches += sc.id_switches;
+
+    const Runs r = isolated_runs(shots, kWarmUp);
+    std::printf("daylight %s: %d of %d stretches (%d frames) of an object alone and whole in view kept one track id\n",
+                seed, r.runs_one_id, r.runs, r.frames);
+    EXPECT_GE(r.runs, 5) << seed << ": too few stretches to judge";
+    // Measured: 23 of 26 (seed 1) and 33 of 33 (seed 2); the 3 are not yet explained (see README).
+    EXPECT_GE(r.runs_one_id, r.runs * 9 / 10) << seed;
+  }
+  std::printf("daylight: %ld id switches over both seeds\n", total_switches);
+}
+
+Runs isolated_runs(const std::vector<Shot>& shots, int from) {
+  std::map<guint, std::vector<guint32>> open;  // object -> ids of its current run
+  Runs r;
+  auto close = [&](std::vector<guint32>& ids) {
+    std::set<guint32> distinct(ids.begin(), ids.end());
+    distinct.erase(0);  // still tentative at the run's start
+    if (ids.size() >= 10) r.runs++, r.runs_one_id += distinct.size() <= 1, r.frames += int(ids.size());
+    ids.clear();
+  };
+  for (std::size_t i = std::size_t(from); i < shots.size(); ++i) {
+    const Shot& s = shots[i];
+    std::set<guint> seen;
+    for (const GstCclTruthBox& b : s.boxes) {
+      bool alone = whole_in_view(b);
+      for (const GstCclTruthBox& o : s.boxes) alone = alone && (o.id == b.id || !near(b, o));
+      std::size_t best = s.track_ids.size();
+      for (std::size_t k = 0; alone && k < s.track_ids.size(); ++k) {
+        const ccl::Component& c = s.ccl.components[k];
+        if (ccl::track::iou(box_of(b), {float(c.x), float(c.y), float(c.width), float(c.height)}) >= 0.5f) best = k;
+      }
+      if (best == s.track_ids.size()) continue;
+      open[b.id].push_back(s.track_ids[best]);
+      seen.insert(b.id);
+    }
+    for (auto& [id, ids] : open)
+      if (!seen.count(id)) close(ids);
+  }
+  for (auto& [id, ids] : open) close(ids);
+  return r;
+}
+
+
+// A harness around one ccltracker; buffers carry a GstCclMeta made here.
+class TrackerHarness {
+ public:
+  explicit TrackerHarness(const std::string& props = "") {
+    elcheck::init();
+    GError* error = nullptr;
+    GstElement* e = gst_parse_launch(("ccltracker " + props).c_str(), &error);
+    if (!e) ADD_FAILURE() << (error ? error->message : "?");
+    g_clear_error(&error);
+    bus_ = gst_bus_new();
+    gst_element_set_bus(e, bus_);
+    h_ = gst_harness_new_with_element(e, "sink", "src");
+    gst_object_unref(e);
+    gst_harness_set_src_caps_str(h_, "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1");
+  }
+  ~TrackerHarness() {
+    gst_harness_teardown(h_);
+    gst_object_unref(bus_);
+  }
+  GstHarness* get() { return h_; }
+
+  // Pushes a frame whose meta holds square components at `xs` (one row), returns their track ids.
+  std::vector<guint32> push(const std::vector<int>& xs, GstClockTime pts, bool with_roi = false) {
+    GstBuffer* b = gst_buffer_new_allocate(nullptr, 64 * 48, nullptr);
+    GST_BUFFER_PTS(b) = pts;
+    std::vector<GstCclComponent> cs;
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      cs.push_back({guint32(i + 1), 16, xs[i], 10, 4, 4, xs[i] + 1.5, 11.5, 0});
+    gst_buffer_add_ccl_meta(b, 64, 48, 8, guint(cs.size()), FALSE, cs.data(), guint(cs.size()));
+    for (const GstCclComponent& c : cs)
+      if (with_roi) {
+        GstVideoRegionOfInterestMeta* roi =
+            gst_buffer_add_video_region_of_interest_meta(b, "connected-component", c.x, c.y, c.width, c.height);
+        roi->id = gint(c.label);
+        gst_video_region_of_interest_meta_add_param(
+            roi, gst_structure_new("connected-component", "label", G_TYPE_UINT, c.label, nullptr));
+      }
+    EXPECT_EQ(gst_harness_push(h_, b), GST_FLOW_OK);
+    GstBuffer* out = gst_harness_pull(h_);
+    std::vector<guint32> ids;
+    if (const GstCclMeta* m = gst_buffer_get_ccl_meta(out))
+      for (guint i = 0; i < m->n_components; ++i) ids.push_back(m->components[i].track_id);
+    if (with_roi) {
+      gpointer state = nullptr;
+      std::size_t k = 0;
+      while (GstMeta* meta = gst_buffer_iterate_meta_filtered(out, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
+        const GstStructure* s = gst_video_region_of_interest_meta_get_param(
+            reinterpret_cast<GstVideoRegionOfInterestMeta*>(meta), "connected-component");
+        guint id = 12345;
+        EXPECT_TRUE(s && gst_structure_get_uint(s, "track-id", &id)) << "ROI " << k << " has no track-id";
+        EXPECT_EQ(id, k < ids.size() ? ids[k] : 99999u) << "ROI " << k;
+        ++k;
+      }
+      EXPECT_EQ(k, ids.size());
+    }
+    gst_buffer_unref(out);
+    return ids;
+  }
+
+  std::vector<std::string> track_messages() {
+    std::vector<std::string> out;
+    while (GstMessage* m = gst_bus_pop_filtered(bus_, GST_MESSAGE_ELEMENT)) {
+      const GstStructure* s = gst_message_get_structure(m);
+      guint id = 0;
+      if (gst_structure_has_name(s, "ccl-track") && gst_structure_get_uint(s, "id", &id))
+        out.push_back(std::string(gst_structure_get_string(s, "event")) + " " + std::to_string(id));
+      gst_message_unref(m);
+    }
+    return out;
+  }
+
+ private:
+  GstHarness* h_;
+  GstBus* bus_;
+};
+
+TEST(CclTracker, IdsInTheMetaAndTheRoiParams) {
+  TrackerHarness h("min-hits=2");
+  EXPECT_EQ(h.push({5, 40}, 0, true), (std::vector<guint32>{0, 0}));  // tentative
+  EXPECT_EQ(h.push({6, 39}, 1, true), (std::vector<guint32>{1, 2}));
+  EXPECT_EQ(h.push({7, 38}, 2, true), (std::vector<guint32>{1, 2}));
+}
+
+TEST(CclTracker, FlushForgetsTracksAndIdsAreNotReused) {
+  TrackerHarness h("min-hits=1");
+  EXPECT_EQ(h.push({5}, 0), std::vector<guint32>{1});
+  EXPECT_EQ(h.push({6}, 1), std::vector<guint32>{1});
+  gst_harness_push_event(h.get(), gst_event_new_flush_start());
+  gst_harness_push_event(h.get(), gst_event_new_flush_stop(TRUE));
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  gst_harness_push_event(h.get(), gst_event_new_segment(&segment));
+  EXPECT_EQ(h.push({7}, 2), std::vector<guint32>{2}) << "the track went on across the flush";
+}
+
+TEST(CclTracker, NewCapsForgetTracks) {
+  TrackerHarness h("min-hits=1");
+  EXPECT_EQ(h.push({5}, 0), std::vector<guint32>{1});
+  gst_harness_set_src_caps_str(h.get(), "video/x-raw,format=GRAY8,width=64,height=48,framerate=15/1");
+  EXPECT_EQ(h.push({6}, 1), std::vector<guint32>{2});
+}
+
+TEST(CclTracker, PostsStartAndEndMessages) {
+  TrackerHarness h("min-hits=2 max-misses=1 post-messages=true");
+  h.push({5}, 0);
+  EXPECT_TRUE(h.track_messages().empty());
+  h.push({6}, 1);
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"start 1"});
+  h.push({}, 2);  // coasting
+  EXPECT_TRUE(h.track_messages().empty());
+  h.push({}, 3);
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"end 1"});
+}
+
+TEST(CclTracker, AcceptsAnyCaps) {
+  TrackerHarness h("min-hits=1");
+  gst_harness_set_src_caps_str(h.get(), "video/x-raw(memory:CUDAMemory),format=NV12,width=64,height=48");
+  EXPECT_EQ(h.push({5}, 0), std::vector<guint32>{1});
+  gst_harness_set_src_caps_str(h.get(), "application/x-anything");
+  EXPECT_EQ(h.push({6}, 1), std::vector<guint32>{2});
+}
+
+}  // namespace
+
+#if CCL_HAVE_ANALYTICS
+#include <gst/analytics/analytics.h>
+
+namespace {
+
+// GStreamer >= 1.24: each component with a track id gets a GstAnalyticsTrackingMtd (id = track id,
+// first seen = PTS of its track's first detection) related to the component's ODMtd.
+TEST(CclTracker, TrackingMtdRelatedToEachTrackedODMtd) {
+  elcheck::init();
+  GstHarness* h = gst_harness_new_parse("ccltracker min-hits=2");
+  gst_harness_set_src_caps_str(h, "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1");
+  const GQuark cc = g_quark_from_static_string("connected-component");
+  for (int frame = 0; frame < 3; ++frame) {
+    GstBuffer* b = gst_buffer_new_allocate(nullptr, 64 * 48, nullptr);
+    GST_BUFFER_PTS(b) = GstClockTime(frame) * GST_SECOND;
+    const GstCclComponent cs[2] = {{1, 16, 5 + frame, 10, 4, 4, 6.5 + frame, 11.5, 0},
+                                   {2, 16, 40 - frame, 30, 4, 4, 41.5 - frame, 31.5, 0}};
+    gst_buffer_add_ccl_meta(b, 64, 48, 8, 2, FALSE, cs, 2);
+    GstAnalyticsRelationMeta* rm = gst_buffer_add_analytics_relation_meta(b);
+    for (const GstCclComponent& c : cs) {
+      GstAnalyticsODMtd od;
+      ASSERT_TRUE(gst_analytics_relation_meta_add_od_mtd(rm, cc, c.x, c.y, c.width, c.height, 1.0f, &od));
+    }
+    ASSERT_EQ(gst_harness_push(h, b), GST_FLOW_OK);
+    GstBuffer* out = gst_harness_pull(h);
+    GstAnalyticsRelationMeta* meta = gst_buffer_get_analytics_relation_meta(out);
+    ASSERT_NE(meta, nullptr);
+    std::vector<std::pair<guint64, guint>> tracks;  // tracking id, mtd id
+    gpointer state = nullptr;
+    GstAnalyticsTrackingMtd trk;
+    while (gst_analytics_relation_meta_iterate(meta, &state, gst_analytics_tracking_mtd_get_mtd_type(), &trk)) {
+      guint64 id;
+      GstClockTime first, last;
+      gboolean lost;
+      ASSERT_TRUE(gst_analytics_tracking_mtd_get_info(&trk, &id, &first, &last, &lost));
+      EXPECT_EQ(first, 0u) << "both tracks were first seen at PTS 0";
+      EXPECT_EQ(last, GstClockTime(frame) * GST_SECOND);
+      tracks.emplace_back(id, trk.id);
+    }
+    const GstCclMeta* m = gst_buffer_get_ccl_meta(out);
+    ASSERT_EQ(tracks.size(), frame == 0 ? 0u : 2u) << "frame " << frame;
+    state = nullptr;
+    GstAnalyticsODMtd od;
+    std::size_t i = 0;
+    while (gst_analytics_relation_meta_iterate(meta, &state, gst_analytics_od_mtd_get_mtd_type(), &od)) {
+      for (const auto& [id, mtd] : tracks) {
+        const bool related = gst_analytics_relation_meta_get_relation(meta, od.id, mtd) == GST_ANALYTICS_REL_TYPE_RELATE_TO;
+        EXPECT_EQ(related, id == m->components[i].track_id) << "frame " << frame << " component " << i;
+      }
+      ++i;
+    }
+    gst_buffer_unref(out);
+  }
+  gst_harness_teardown(h);
+}
+
+}  // namespace
+#endif

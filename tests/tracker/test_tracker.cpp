@@ -1,0 +1,273 @@
+// The tracker core on synthetic sequences, scored by the CLEAR-MOT scorer of mot_score.hpp, and its
+// two building blocks (candidate grid, greedy assignment) against brute force.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <tuple>
+#include <random>
+#include <set>
+
+#include "mot_score.hpp"
+#include "synthetic_scenes.hpp"
+#include "tracker/tracker.hpp"
+
+namespace {
+
+using ccl::track::Tracker;
+using synth::Mover;
+
+constexpr float kW = 640, kH = 480;
+
+// Rows of objects, one speed per row (lanes 24 px apart, objects <= 20 px): objects never touch, and
+// over 100 frames (at most 1.5 px a frame) they stay in view.
+std::vector<Mover> lanes(int rows, int per_row, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> speed(0.5f, 1.5f), size(8, 20);
+  std::vector<Mover> movers;
+  std::uint32_t id = 1;
+  for (int r = 0; r < rows; ++r) {
+    const float v = speed(rng) * (r % 2 ? -1.0f : 1.0f);
+    for (int k = 0; k < per_row; ++k) {
+      const float side = size(rng);
+      movers.push_back(Mover{id++, 150.0f + k * 40.0f, 4.0f + r * 24.0f, side, side, v, 0});
+    }
+  }
+  return movers;
+}
+
+TEST(Tracker, ObjectsThatNeverTouchKeepOneIdEach) {
+  const std::vector<Mover> movers = lanes(12, 8, 7);
+  constexpr int kFrames = 100;
+  // Check the scene: no two objects ever touch, every object stays in view.
+  for (int i = 0; i < kFrames; ++i) {
+    const synth::Frame f = synth::render(movers, i, kW, kH);
+    ASSERT_EQ(f.detections.size(), movers.size()) << "frame " << i << ": objects touch or left";
+  }
+  Tracker tracker;
+  mot::Scorer scorer;
+  const mot::Score s = synth::run(tracker, movers, kFrames, kW, kH, &scorer);
+  std::printf("never touching: %zu objects, %d frames: MOTA %.4f, FN %ld, FP %ld, id switches %ld\n", movers.size(),
+              kFrames, s.mota(), s.fn, s.fp, s.id_switches);
+  EXPECT_EQ(s.id_switches, 0);
+  EXPECT_EQ(s.fp, 0);
+  // Only the first min_hits - 1 frames go unreported.
+  EXPECT_EQ(s.fn, long(movers.size()) * (tracker.options().min_hits - 1));
+  std::set<std::uint32_t> all;
+  for (const auto& [gt, ids] : scorer.tracks_of()) {
+    EXPECT_EQ(ids.size(), 1u) << "object " << gt << " had several track ids";
+    all.insert(ids.begin(), ids.end());
+  }
+  EXPECT_EQ(all.size(), movers.size()) << "two objects shared a track id";
+}
+
+TEST(Tracker, TentativeUntilMinHitsThenReported) {
+  ccl::track::Options o;
+  o.min_hits = 3;
+  Tracker tracker(o);
+  const std::vector<Mover> one = {{1, 100, 100, 10, 10, 2, 0}};
+  std::vector<std::uint32_t> ids;
+  for (int i = 0; i < 4; ++i) {
+    const synth::Frame f = synth::render(one, i, kW, kH);
+    ids.assign(1, 99);
+    tracker.update(f.detections.data(), 1, i, ids.data());
+    EXPECT_EQ(ids[0] == 0, i < 2) << "frame " << i << " id " << ids[0];
+    EXPECT_EQ(tracker.events().size(), i == 2 ? 1u : 0u) << "frame " << i;
+  }
+  EXPECT_EQ(ids[0], 1u);
+}
+
+// Two objects meet, merge into one component for some frames and part again. Merged for up to
+// max_misses frames, the track that lost the component coasts and takes its part back: no switch.
+// Merged longer, the hidden object's track ends and it comes back under a new id: one switch.
+TEST(Tracker, CrossingObjectsSwitchesBounded) {
+  struct Case {
+    const char* name;
+    std::vector<Mover> movers;
+    long max_switches;
+  };
+  const std::vector<Case> cases = {
+      {"head-on, same size", {{1, 100, 200, 16, 16, 3, 0}, {2, 500, 200, 16, 16, -3, 0}}, 0},
+      {"head-on, offset rows", {{1, 100, 200, 16, 16, 3, 0}, {2, 500, 208, 16, 16, -3, 0}}, 0},
+      {"perpendicular", {{1, 100, 200, 16, 16, 3, 0}, {2, 302, 0, 16, 16, 0, 3}}, 0},
+      {"overtaking", {{1, 100, 200, 16, 16, 4, 0}, {2, 200, 204, 12, 12, 1, 0}}, 2},
+      {"diagonals", {{1, 100, 100, 14, 14, 3, 3}, {2, 400, 100, 14, 14, -3, 3}}, 0},
+      {"slow overtaking (merged > max-misses)", {{1, 100, 200, 16, 16, 1.5f, 0}, {2, 150, 204, 12, 12, 1, 0}}, 1},
+  };
+  long total = 0;
+  for (const Case& c : cases) {
+    int merged = 0;
+    for (int i = 0; i < 130; ++i) merged += synth::render(c.movers, i, kW, kH).detections.size() == 1;
+    EXPECT_GT(merged, 2) << c.name << ": the objects never merge";
+    Tracker tracker;
+    mot::Scorer scorer;
+    const mot::Score s = synth::run(tracker, c.movers, 130, kW, kH, &scorer);
+    std::printf("crossing %-38s merged %2d frames: MOTA %.3f, FN %ld, FP %ld, id switches %ld\n", c.name, merged, s.mota(), s.fn, s.fp,
+                s.id_switches);
+    EXPECT_LE(s.id_switches, c.max_switches) << c.name;
+    total += s.id_switches;
+  }
+  std::printf("crossing: %ld id switches over %zu crossings\n", total, cases.size());
+}
+
+// Objects enter at the left edge, cross the frame and leave at the right: each gets its own id,
+// and its track ends max_misses + 1 frames after it left.
+TEST(Tracker, ObjectsEnterAndLeave) {
+  std::vector<Mover> movers;
+  for (std::uint32_t k = 0; k < 6; ++k) movers.push_back({k + 1, -20.0f - 60 * k, 40.0f + 60 * k, 16, 16, 5, 0});
+  ccl::track::Options o;
+  Tracker tracker(o);
+  mot::Scorer scorer;
+  std::map<std::uint32_t, int> ended_at;
+  std::set<std::uint32_t> started;
+  for (int i = 0; i < 260; ++i) {
+    const synth::Frame f = synth::render(movers, i, kW, kH);
+    std::vector<std::uint32_t> ids(f.detections.size());
+    tracker.update(f.detections.data(), f.detections.size(), i, ids.data());
+    std::vector<mot::Reported> reported;
+    for (std::size_t k = 0; k < ids.size(); ++k) reported.push_back({ids[k], f.detections[k].box});
+    scorer.add_frame(f.truth, reported);
+    for (const ccl::track::Event& e : tracker.events()) {
+      if (e.kind == ccl::track::Event::Kind::Started) {
+        EXPECT_TRUE(started.insert(e.id).second) << "id reused";
+      } else {
+        ended_at[e.id] = i;
+      }
+    }
+  }
+  const mot::Score s = scorer.score();
+  std::printf("enter and leave: MOTA %.4f, FN %ld, FP %ld, id switches %ld\n", s.mota(), s.fn, s.fp, s.id_switches);
+  EXPECT_EQ(s.id_switches, 0);
+  EXPECT_EQ(started.size(), movers.size());
+  EXPECT_EQ(ended_at.size(), movers.size()) << "every object left, every track must end";
+  for (const Mover& m : movers) {
+    const int gone = int(std::ceil((kW - m.x) / m.vx));  // first frame with x >= kW
+    auto tracks = scorer.tracks_of().at(m.id);
+    ASSERT_EQ(tracks.size(), 1u);
+    EXPECT_EQ(ended_at[*tracks.begin()], gone + int(o.max_misses)) << "object " << m.id;
+  }
+  EXPECT_TRUE(tracker.tracks().empty());
+}
+
+// Detections lost for up to max_misses frames: the track coasts and keeps its id; one more and it ends.
+TEST(Tracker, MissedFramesWithinMaxMissesKeepTheId) {
+  const std::vector<Mover> movers = {{1, 50, 100, 12, 12, 3, 1}, {2, 50, 300, 12, 12, 2, -1}};
+  for (std::uint32_t gap : {1u, 5u, 10u, 11u}) {
+    ccl::track::Options o;
+    o.max_misses = 10;
+    Tracker tracker(o);
+    std::set<std::uint32_t> ids_seen;
+    for (int i = 0; i < 60; ++i) {
+      synth::Frame f = synth::render(movers, i, kW, kH);
+      if (i >= 20 && i < 20 + int(gap)) f.detections.clear();  // the labeller found nothing
+      std::vector<std::uint32_t> ids(f.detections.size());
+      tracker.update(f.detections.data(), f.detections.size(), i, ids.data());
+      for (std::uint32_t id : ids)
+        if (id) ids_seen.insert(id);
+    }
+    EXPECT_EQ(ids_seen.size(), gap <= o.max_misses ? 2u : 4u) << "gap " << gap;
+  }
+}
+
+TEST(Tracker, ResetForgetsTracksAndNeverReusesIds) {
+  const std::vector<Mover> movers = lanes(3, 3, 2);
+  Tracker tracker;
+  std::set<std::uint32_t> before, after;
+  for (int i = 0; i < 10; ++i) {
+    const synth::Frame f = synth::render(movers, i, kW, kH);
+    std::vector<std::uint32_t> ids(f.detections.size());
+    tracker.update(f.detections.data(), f.detections.size(), i, ids.data());
+    for (std::uint32_t id : ids) before.insert(id);
+  }
+  tracker.reset();
+  EXPECT_TRUE(tracker.tracks().empty());
+  for (int i = 10; i < 20; ++i) {
+    const synth::Frame f = synth::render(movers, i, kW, kH);
+    std::vector<std::uint32_t> ids(f.detections.size());
+    tracker.update(f.detections.data(), f.detections.size(), i, ids.data());
+    for (std::uint32_t id : ids) {
+      if (i < 12) {
+        EXPECT_EQ(id, 0u) << "frame " << i << ": a track survived the reset";
+      }
+      if (id) after.insert(id);
+    }
+  }
+  before.erase(0);
+  EXPECT_EQ(after.size(), movers.size());
+  EXPECT_GT(*after.begin(), *before.rbegin()) << "ids after the reset must be new";
+}
+
+TEST(Tracker, SameInputSameIds) {
+  const std::vector<Mover> movers = lanes(10, 10, 3);
+  std::vector<Mover> crossing = movers;
+  crossing.push_back({999, 0, 0, 30, 30, 4, 3});  // one big object ploughing through the lanes
+  std::vector<std::vector<std::uint32_t>> a, b;
+  Tracker ta, tb;
+  mot::Scorer sa, sb;
+  synth::run(ta, crossing, 120, kW, kH, &sa, &a);
+  synth::run(tb, crossing, 120, kW, kH, &sb, &b);
+  EXPECT_EQ(a, b);
+}
+
+// The grid finds exactly the pairs that a scan of every (track, detection) pair finds: centroid in
+// the gated region, and IoU >= min_iou or distance <= gate.
+TEST(CandidateGrid, FindsWhatBruteForceFinds) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> pos(0, 1000), side(2, 40), g(0, 60);
+  for (int round = 0; round < 20; ++round) {
+    ccl::track::Predictions p;
+    std::vector<ccl::track::Detection> d(300);
+    for (int t = 0; t < 300; ++t) {
+      const ccl::track::Box b{pos(rng), pos(rng), side(rng), side(rng)};
+      p.box.push_back(b), p.centroid_x.push_back(b.x + b.width / 2), p.centroid_y.push_back(b.y + b.height / 2);
+      p.gate_px.push_back(g(rng));
+    }
+    for (auto& x : d) {
+      x.box = {pos(rng), pos(rng), side(rng), side(rng)};
+      x.centroid_x = x.box.x + x.box.width / 3, x.centroid_y = x.box.y + x.box.height / 2;
+    }
+    ccl::track::CandidateGrid grid;
+    std::vector<ccl::track::Candidate> got;
+    grid.find(p, d.data(), d.size(), 0.1f, &got);
+    std::set<std::pair<int, int>> want, have;
+    for (const auto& c : got) EXPECT_TRUE(have.insert({c.track, c.detection}).second) << "pair found twice";
+    for (int t = 0; t < 300; ++t)
+      for (int j = 0; j < 300; ++j) {
+        const float o = ccl::track::iou(p.box[t], d[j].box);
+        const float dist = ccl::track::distance(p.centroid_x[t], p.centroid_y[t], d[j].centroid_x, d[j].centroid_y);
+        const ccl::track::Box& b = p.box[t];
+        const float g = p.gate_px[t], cx = d[j].centroid_x, cy = d[j].centroid_y;
+        const bool in_region = cx >= std::min(b.x, p.centroid_x[t] - g) && cx <= std::max(b.x + b.width, p.centroid_x[t] + g) &&
+                               cy >= std::min(b.y, p.centroid_y[t] - g) && cy <= std::max(b.y + b.height, p.centroid_y[t] + g);
+        if (in_region && (o >= 0.1f || dist <= g)) want.insert({t, j});
+      }
+    EXPECT_EQ(have, want) << "round " << round;
+    EXPECT_GT(want.size(), 50u) << "a round without pairs tests nothing";
+  }
+}
+
+// Taking the uncontested pairs first gives the matches of the plain greedy pass over all pairs.
+TEST(GreedyAssignment, SameAsPlainGreedy) {
+  std::mt19937 rng(5);
+  for (int round = 0; round < 200; ++round) {
+    const int nt = 1 + int(rng() % 40), nd = 1 + int(rng() % 40);
+    std::vector<ccl::track::Candidate> c;
+    for (int t = 0; t < nt; ++t)
+      for (int j = 0; j < nd; ++j)
+        if (rng() % 8 == 0) c.push_back({float(rng() % 16) / 8, t, j});  // coarse costs: many ties
+    std::vector<ccl::track::Candidate> sorted = c;
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.cost, a.track, a.detection) < std::tie(b.cost, b.track, b.detection);
+    });
+    std::vector<int> want_t(nt, -1), want_d(nd, -1);
+    for (const auto& p : sorted)
+      if (want_t[p.track] < 0 && want_d[p.detection] < 0) want_t[p.track] = p.detection, want_d[p.detection] = p.track;
+    ccl::track::GreedyAssignment g;
+    g.assign(c, nt, nd);
+    EXPECT_EQ(std::vector<int>(g.detection_of_track().begin(), g.detection_of_track().end()), want_t) << round;
+    EXPECT_EQ(std::vector<int>(g.track_of_detection().begin(), g.track_of_detection().end()), want_d) << round;
+  }
+}
+
+}  // namespace
