@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <tuple>
 #include <random>
@@ -268,6 +269,85 @@ TEST(GreedyAssignment, SameAsPlainGreedy) {
     EXPECT_EQ(std::vector<int>(g.detection_of_track().begin(), g.detection_of_track().end()), want_t) << round;
     EXPECT_EQ(std::vector<int>(g.track_of_detection().begin(), g.track_of_detection().end()), want_d) << round;
   }
+}
+
+// Pinned results: a long, dense sequence (the bench's moving boxes, with dropped components, noise
+// components and ids over several option sets) hashed over every id, event, and live track; the
+// hashes were recorded with the tracker before its speed-ups (2026-11-24) and must not change.
+// Integers from splitmix64 only, so the input is the same with any standard library.
+std::uint64_t splitmix(std::uint64_t* s) {
+  std::uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t fingerprint(const ccl::track::Options& options, int n, int frames, std::uint64_t seed) {
+  struct B {
+    int x, y, side, vx, vy;  // position in 1/4 px, speed in 1/4 px per frame
+  };
+  constexpr int kW4 = 1920 * 4, kH4 = 1080 * 4;
+  std::uint64_t s = seed, h = 1469598103934665603ull;
+  auto mix = [&h](std::uint64_t v) {
+    for (int k = 0; k < 8; ++k) h = (h ^ ((v >> (8 * k)) & 0xff)) * 1099511628211ull;
+  };
+  std::vector<B> boxes(static_cast<std::size_t>(n));
+  for (B& b : boxes)
+    b = {int(splitmix(&s) % (kW4 - 80)), int(splitmix(&s) % (kH4 - 80)), 6 + int(splitmix(&s) % 11),
+         int(splitmix(&s) % 25) - 12, int(splitmix(&s) % 25) - 12};
+  Tracker tracker(options);
+  std::vector<ccl::track::Detection> d;
+  std::vector<std::uint32_t> ids;
+  for (int f = 0; f < frames; ++f) {
+    d.clear();
+    for (B& b : boxes) {
+      b.x += b.vx, b.y += b.vy;
+      if (b.x < 0 || b.x + 4 * b.side > kW4) b.vx = -b.vx, b.x += 2 * b.vx;
+      if (b.y < 0 || b.y + 4 * b.side > kH4) b.vy = -b.vy, b.y += 2 * b.vy;
+      if (splitmix(&s) % 100 < 3) continue;  // a missed component: tracks coast
+      ccl::track::Detection x;
+      x.box = {float(b.x / 4), float(b.y / 4), float(b.side), float(b.side)};
+      x.area = std::uint32_t(b.side * b.side);
+      x.centroid_x = x.box.x + (x.box.width - 1) / 2, x.centroid_y = x.box.y + (x.box.height - 1) / 2;
+      d.push_back(x);
+    }
+    for (int k = int(splitmix(&s) % 20); k > 0; --k) {  // noise: tentative tracks that end
+      ccl::track::Detection x;
+      const int side = 2 + int(splitmix(&s) % 30);
+      x.box = {float(splitmix(&s) % 1880), float(splitmix(&s) % 1040), float(side), float(side / 2 + 1)};
+      x.area = std::uint32_t(x.box.width * x.box.height);
+      x.centroid_x = x.box.x + x.box.width / 3, x.centroid_y = x.box.y + x.box.height / 2;
+      d.push_back(x);
+    }
+    std::sort(d.begin(), d.end(), [](const auto& a, const auto& b) {
+      return a.box.y != b.box.y ? a.box.y < b.box.y : a.box.x < b.box.x;
+    });
+    ids.assign(d.size(), 7);
+    tracker.update(d.data(), d.size(), f, ids.data());
+    for (std::uint32_t id : ids) mix(id);
+    for (const auto& e : tracker.events())
+      mix(std::uint64_t(e.kind)), mix(e.id), mix(std::uint64_t(e.first_time)), mix(std::uint64_t(e.last_time));
+    mix(tracker.tracks().size());
+  }
+  for (const auto& t : tracker.tracks()) {
+    mix(t.id), mix(t.hits), mix(t.misses), mix(std::uint64_t(t.first_time)), mix(std::uint64_t(t.last_time));
+    std::uint32_t bits[4];
+    std::memcpy(&bits[0], &t.velocity_x, 4), std::memcpy(&bits[1], &t.velocity_y, 4);
+    std::memcpy(&bits[2], &t.box.x, 4), std::memcpy(&bits[3], &t.centroid_y, 4);
+    for (std::uint32_t b : bits) mix(b);
+  }
+  return h;
+}
+
+TEST(Tracker, PinnedIdsOfALongSequence) {
+  ccl::track::Options o;
+  EXPECT_EQ(fingerprint(o, 2000, 400, 1), 12016554096617894270ull) << "default options";
+  o.min_hits = 1, o.max_misses = 3, o.gate = 2.0f, o.min_iou = 0.3f;
+  EXPECT_EQ(fingerprint(o, 1500, 300, 2), 14615570583108040937ull) << "min-hits 1, wide gate";
+  o.min_hits = 5, o.max_misses = 30, o.gate = 0.5f, o.min_iou = 0.05f;
+  EXPECT_EQ(fingerprint(o, 3000, 300, 3), 5930409581419499321ull) << "dense, narrow gate";
+  o.gate = 0.0f;
+  EXPECT_EQ(fingerprint(o, 500, 200, 4), 2309498147511526987ull) << "gate 0";
 }
 
 }  // namespace
