@@ -21,10 +21,15 @@ struct Box {
   float x, y, side, vx, vy;
 };
 
+// Pins to the first core the process may run on: core 0 when started plainly, core 1 under
+// `taskset -c 1` (away from whatever else shares the machine's core 0).
 void pin_to_one_core() {
-  cpu_set_t set;
+  cpu_set_t allowed, set;
+  int core = 0;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0)
+    while (core < CPU_SETSIZE - 1 && !CPU_ISSET(core, &allowed)) ++core;
   CPU_ZERO(&set);
-  CPU_SET(0, &set);
+  CPU_SET(core, &set);
   if (sched_setaffinity(0, sizeof(set), &set) != 0) std::perror("sched_setaffinity (timings may move between cores)");
 }
 

@@ -1,5 +1,7 @@
 #include "tracker/candidate_grid.hpp"
 
+#include <emmintrin.h>  // SSE2: every x86-64
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,78 +13,220 @@ namespace {
 
 // The grid has at most this many cells per track (plus a few), so clearing it costs no more than binning.
 constexpr float kMaxCellsPerTrack = 4;
+// The cell side: the largest region side, but at most this many mean region sides (larger regions
+// go to the big-region lists).
+constexpr float kMaxCellInMeanSides = 2;
 
 }  // namespace
 
-void CandidateGrid::build(const Predictions& predicted) {
-  const std::size_t n = predicted.size();
-  binned_.resize(n);
+void CandidateGrid::build() {
+  const std::size_t n = predicted_.size();
+  region_.resize(4 * n);
+  home_.resize(n);
   columns_ = rows_ = 0;
+  n_big_ = 0;
   if (n == 0) return;
-  float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, side_sum = 0;
+  float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, side_sum = 0, side_max = 0;
   for (std::size_t t = 0; t < n; ++t) {
-    const Box& b = predicted.box[t];
-    const float cx = predicted.centroid_x[t], cy = predicted.centroid_y[t], gate = predicted.gate_px[t];
-    Binned& r = binned_[t];
-    r.x0 = std::min(b.x, cx - gate), r.y0 = std::min(b.y, cy - gate);
-    r.x1 = std::max(b.x + b.width, cx + gate), r.y1 = std::max(b.y + b.height, cy + gate);
-    r.box = b, r.centroid_x = cx, r.centroid_y = cy, r.gate = gate;
-    x0 = std::min(x0, r.x0), y0 = std::min(y0, r.y0), x1 = std::max(x1, r.x1), y1 = std::max(y1, r.y1);
-    side_sum += std::max(r.x1 - r.x0, r.y1 - r.y0);
+    const Predicted& p = predicted_[t];
+    const Box& b = p.box;
+    const float cx = p.centroid_x, cy = p.centroid_y, gate = p.gate;
+    float* r = &region_[4 * t];
+    r[0] = std::min(b.x, cx - gate), r[1] = std::min(b.y, cy - gate);
+    r[2] = std::max(b.x + b.width, cx + gate), r[3] = std::max(b.y + b.height, cy + gate);
+    x0 = std::min(x0, r[0]), y0 = std::min(y0, r[1]), x1 = std::max(x1, r[2]), y1 = std::max(y1, r[3]);
+    const float side = std::max(r[2] - r[0], r[3] - r[1]);
+    side_sum += side, side_max = std::max(side_max, side);
   }
-  // Cells about the size of a typical region: each track lands in a few cells, each cell holds a few tracks.
-  float cell = std::max(1.0f, side_sum / float(n));
+  float cell = std::max(1.0f, std::min(side_max, kMaxCellInMeanSides * side_sum / float(n)));
   const float limit = kMaxCellsPerTrack * float(n) + 64;
   const float cells = ((x1 - x0) / cell + 1) * ((y1 - y0) / cell + 1);
   if (cells > limit) cell *= std::sqrt(cells / limit);
   origin_x_ = x0, origin_y_ = y0, inverse_cell_ = 1 / cell;
   columns_ = cell_x(x1) + 1, rows_ = cell_y(y1) + 1;
+  const std::size_t n_cells = std::size_t(columns_) * rows_;
 
-  cell_start_.assign(std::size_t(columns_) * rows_ + 1, 0);
-  cells_of_.resize(n);
+  // Counting sort of the small regions by home cell: counts, exclusive prefix sum, scatter. count[c]
+  // is cell_start_[c + 1]: after the scatter it holds the end of cell c, i.e. the start of c + 1.
+  cell_start_.assign(n_cells + 2, 0);
+  std::uint32_t* count = cell_start_.data() + 1;
   for (std::size_t t = 0; t < n; ++t) {
-    const Binned& r = binned_[t];
-    const CellRange cr{cell_x(r.x0), cell_x(r.x1), cell_y(r.y0), cell_y(r.y1)};
-    cells_of_[t] = cr;
-    for (int y = cr.y0; y <= cr.y1; ++y)
-      for (int x = cr.x0; x <= cr.x1; ++x) cell_start_[std::size_t(y) * columns_ + x + 1]++;
+    const float* r = &region_[4 * t];
+    const int cx0 = cell_x(r[0]), cy0 = cell_y(r[1]);
+    const bool small = cell_x(r[2]) - cx0 <= 1 && cell_y(r[3]) - cy0 <= 1;
+    const std::int32_t h = small ? cy0 * columns_ + cx0 : -1;
+    home_[t] = h;
+    if (small) count[h]++;
+    n_big_ += !small;
   }
-  for (std::size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
-  cell_tracks_.resize(cell_start_.back());
-  // Filled in track order, so each cell lists its tracks oldest first.
-  fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
+  std::uint32_t sum = 0;
+  for (std::size_t c = 0; c < n_cells; ++c) {
+    const std::uint32_t k = count[c];
+    count[c] = sum;
+    sum += k;
+  }
+  for (auto& f : field_) f.resize(sum + 4);
+  track_.resize(sum + 4);
+  for (std::size_t i = sum; i < sum + 4; ++i) {  // the padding the last four-wide loads read
+    for (auto& f : field_) f[i] = 0;
+    track_[i] = 0;
+  }
+  float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(),  field_[3].data(),
+                             field_[4].data(), field_[5].data(), field_[6].data(),  field_[7].data(),
+                             field_[8].data(), field_[9].data(), field_[10].data(), field_[11].data()};
   for (std::size_t t = 0; t < n; ++t) {
-    const CellRange& cr = cells_of_[t];
-    for (int y = cr.y0; y <= cr.y1; ++y)
-      for (int x = cr.x0; x <= cr.x1; ++x) cell_tracks_[fill_[std::size_t(y) * columns_ + x]++] = std::int32_t(t);
+    const std::int32_t h = home_[t];
+    if (h < 0) continue;
+    const std::uint32_t k = count[h]++;
+    const float* r = &region_[4 * t];
+    const Predicted& p = predicted_[t];
+    f[kX0][k] = r[0], f[kY0][k] = r[1], f[kX1][k] = r[2], f[kY1][k] = r[3];
+    f[kBoxX][k] = p.box.x, f[kBoxY][k] = p.box.y, f[kBoxW][k] = p.box.width, f[kBoxH][k] = p.box.height;
+    f[kCx][k] = p.centroid_x, f[kCy][k] = p.centroid_y, f[kGate][k] = p.gate, f[kPenalty][k] = p.penalty;
+    track_[k] = std::int32_t(t);
+  }
+
+  // Big regions: in every cell they cover (a detection then looks in its own cell only).
+  if (n_big_ == 0) return;
+  big_start_.assign(n_cells + 1, 0);
+  std::uint32_t* big_count = big_start_.data() + 1;
+  for (std::size_t t = 0; t < n; ++t) {
+    if (home_[t] >= 0) continue;
+    const float* r = &region_[4 * t];
+    for (int y = cell_y(r[1]); y <= cell_y(r[3]); ++y)
+      for (int x = cell_x(r[0]); x <= cell_x(r[2]); ++x) big_count[std::size_t(y) * columns_ + x]++;
+  }
+  sum = 0;
+  for (std::size_t c = 0; c < n_cells; ++c) {
+    const std::uint32_t k = big_count[c];
+    big_count[c] = sum;
+    sum += k;
+  }
+  big_tracks_.resize(sum);
+  for (std::size_t t = 0; t < n; ++t) {  // in track order: each cell lists its big tracks oldest first
+    if (home_[t] >= 0) continue;
+    const float* r = &region_[4 * t];
+    for (int y = cell_y(r[1]); y <= cell_y(r[3]); ++y)
+      for (int x = cell_x(r[0]); x <= cell_x(r[2]); ++x)
+        big_tracks_[big_count[std::size_t(y) * columns_ + x]++] = std::int32_t(t);
   }
 }
 
 void CandidateGrid::find(const Predictions& predicted, const Detection* detections, std::size_t n, float min_iou,
                          std::vector<Candidate>* out) {
-  build(predicted);
-  if (columns_ == 0) return;
+  Predicted* p = this->predicted(predicted.size());
+  for (std::size_t t = 0; t < predicted.size(); ++t)
+    p[t] = Predicted{predicted.box[t], predicted.centroid_x[t], predicted.centroid_y[t], predicted.gate_px[t], 0.0f};
+  const std::size_t count = find_predicted(detections, n, min_iou);
+  out->insert(out->end(), pairs_.begin(), pairs_.begin() + std::ptrdiff_t(count));
+}
+
+std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size_t n, float min_iou) {
+  build();
+  if (columns_ == 0) return 0;
+  if (pairs_.size() < 2 * n + 64) pairs_.resize(2 * n + 64);
+  std::size_t count = 0;
+  const std::uint32_t* start = cell_start_.data();
+  const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(),  field_[3].data(),
+                                   field_[4].data(), field_[5].data(), field_[6].data(),  field_[7].data(),
+                                   field_[8].data(), field_[9].data(), field_[10].data(), field_[11].data()};
+  const std::int32_t* track = track_.data();
+  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), iou = _mm_set1_ps(min_iou);
+  const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
-    // A pair needs the detection's centroid inside the track's region, so the centroid's cell
-    // lists every track it can pair with, each once.
     const float px = d.centroid_x, py = d.centroid_y;
+    if (px < origin_x_ || py < origin_y_) continue;
     const int x = cell_x(px), y = cell_y(py);
-    if (px < origin_x_ || py < origin_y_ || x >= columns_ || y >= rows_) continue;
+    if (x >= columns_ || y >= rows_) continue;
+    // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y).
+    const std::size_t left = std::size_t(std::max(x - 1, 0));
+    std::uint32_t s[2], e[2];
+    for (int k = 0; k < 2; ++k) {
+      const int row = std::max(y - 1 + k, 0);
+      const bool used = y - 1 + k >= 0;
+      s[k] = start[std::size_t(row) * columns_ + left];
+      e[k] = used ? start[std::size_t(row) * columns_ + std::size_t(x) + 1] : s[k];
+    }
+    if (count + (e[0] - s[0]) + (e[1] - s[1]) + 8 > pairs_.size())
+      pairs_.resize(std::max(2 * pairs_.size(), count + (e[0] - s[0]) + (e[1] - s[1]) + 8));
+    Candidate* o = pairs_.data() + count;
+    // Four tracks at a time, branch-free; each test is the scalar one's, operation for operation
+    // (same rounding: same costs bit for bit), NaN-exact (compare "not less", "not greater").
+    const __m128 PX = _mm_set1_ps(px), PY = _mm_set1_ps(py);
+    const __m128 BX = _mm_set1_ps(d.box.x), BY = _mm_set1_ps(d.box.y);
+    const __m128 BR = _mm_set1_ps(d.box.x + d.box.width), BB = _mm_set1_ps(d.box.y + d.box.height);
+    const __m128 DA = _mm_set1_ps(area_of(d.box));
+    const __m128i J = _mm_set1_epi32(std::int32_t(j));
+    for (int r = 0; r < 2; ++r) {
+      for (std::uint32_t k = s[r]; k < e[r]; k += 4) {
+        const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
+        const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
+        const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpnlt_ps(PX, x0), _mm_cmpngt_ps(PX, x1)),
+                                         _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
+        const __m128 ax = _mm_loadu_ps(f[kBoxX] + k), ay = _mm_loadu_ps(f[kBoxY] + k);
+        const __m128 aw = _mm_loadu_ps(f[kBoxW] + k), ah = _mm_loadu_ps(f[kBoxH] + k);
+        // intersection(): std::min(A, B) is _mm_min_ps(B, A), std::max(A, B) is _mm_max_ps(B, A).
+        const __m128 w = _mm_max_ps(_mm_sub_ps(_mm_min_ps(BR, _mm_add_ps(ax, aw)), _mm_max_ps(BX, ax)), zero);
+        const __m128 h = _mm_max_ps(_mm_sub_ps(_mm_min_ps(BB, _mm_add_ps(ay, ah)), _mm_max_ps(BY, ay)), zero);
+        const __m128 both = _mm_mul_ps(w, h);
+        const __m128 either = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(aw, ah), DA), both);
+        const __m128 dx = _mm_sub_ps(PX, _mm_loadu_ps(f[kCx] + k)), dy = _mm_sub_ps(PY, _mm_loadu_ps(f[kCy] + k));
+        const __m128 squared = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+        const __m128 gate = _mm_loadu_ps(f[kGate] + k);
+        const __m128 gated = _mm_or_ps(_mm_cmpnlt_ps(both, _mm_mul_ps(iou, either)),
+                                       _mm_cmpngt_ps(squared, _mm_mul_ps(gate, gate)));
+        // closeness = gate > 0 ? std::min(sqrt(squared) / gate, 1) : 1; std::min(q, 1) is _mm_min_ps(1, q).
+        const __m128 open = _mm_cmpgt_ps(gate, zero);
+        const __m128 q = _mm_min_ps(one, _mm_div_ps(_mm_sqrt_ps(squared), gate));
+        const __m128 closeness = _mm_or_ps(_mm_and_ps(open, q), _mm_andnot_ps(open, one));
+        const __m128 cost = _mm_add_ps(_mm_add_ps(_mm_sub_ps(one, _mm_div_ps(both, either)), closeness),
+                                       _mm_loadu_ps(f[kPenalty] + k));
+        const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(_mm_set1_epi32(std::int32_t(k)), lane),
+                                                 _mm_set1_epi32(std::int32_t(e[r])));
+        const int pass = _mm_movemask_ps(_mm_and_ps(_mm_and_ps(inside, gated), _mm_castsi128_ps(in_range)));
+        // Four pairs written, the pointer advanced past those that pass.
+        alignas(16) float c[4];
+        alignas(16) std::int32_t t[4];
+        _mm_store_ps(c, cost);
+        _mm_store_si128(reinterpret_cast<__m128i*>(t), _mm_loadu_si128(reinterpret_cast<const __m128i*>(track + k)));
+        (void)J;
+        o[0] = Candidate{c[0], t[0], std::int32_t(j)}, o += pass & 1;
+        o[0] = Candidate{c[1], t[1], std::int32_t(j)}, o += (pass >> 1) & 1;
+        o[0] = Candidate{c[2], t[2], std::int32_t(j)}, o += (pass >> 2) & 1;
+        o[0] = Candidate{c[3], t[3], std::int32_t(j)}, o += (pass >> 3) & 1;
+      }
+    }
+    count = std::size_t(o - pairs_.data());
+  }
+  if (n_big_ > 0) count = find_big(detections, n, min_iou, count);
+  return count;
+}
+
+// The big regions, one cell per detection, the scalar test (same operations as the four-wide one).
+std::size_t CandidateGrid::find_big(const Detection* detections, std::size_t n, float min_iou, std::size_t count) {
+  for (std::size_t j = 0; j < n; ++j) {
+    const Detection& d = detections[j];
+    const float px = d.centroid_x, py = d.centroid_y;
+    if (px < origin_x_ || py < origin_y_) continue;
+    const int x = cell_x(px), y = cell_y(py);
+    if (x >= columns_ || y >= rows_) continue;
     const float detection_area = area_of(d.box);
     const std::size_t c = std::size_t(y) * columns_ + x;
-    for (std::uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
-      const std::int32_t t = cell_tracks_[k];
-      const Binned& r = binned_[t];
-      if (px < r.x0 || px > r.x1 || py < r.y0 || py > r.y1) continue;
-      // The gate tests without a division or a square root; those only for the pairs that pass.
-      const float both = intersection(r.box, d.box), either = area_of(r.box) + detection_area - both;
-      const float dx = px - r.centroid_x, dy = py - r.centroid_y, squared = dx * dx + dy * dy;
-      if (both < min_iou * either && squared > r.gate * r.gate) continue;
-      const float closeness = r.gate > 0 ? std::min(std::sqrt(squared) / r.gate, 1.0f) : 1.0f;
-      out->push_back(Candidate{(1 - both / either) + closeness, t, std::int32_t(j)});
+    for (std::uint32_t k = big_start_[c]; k < big_start_[c + 1]; ++k) {
+      const std::int32_t t = big_tracks_[k];
+      const float* r = &region_[4 * std::size_t(t)];
+      if (px < r[0] || px > r[2] || py < r[1] || py > r[3]) continue;
+      const Predicted& p = predicted_[std::size_t(t)];
+      const float both = intersection(p.box, d.box), either = area_of(p.box) + detection_area - both;
+      const float dx = px - p.centroid_x, dy = py - p.centroid_y, squared = dx * dx + dy * dy;
+      if (both < min_iou * either && squared > p.gate * p.gate) continue;
+      const float closeness = p.gate > 0 ? std::min(std::sqrt(squared) / p.gate, 1.0f) : 1.0f;
+      if (count == pairs_.size()) pairs_.resize(2 * pairs_.size());
+      pairs_[count++] = Candidate{((1 - both / either) + closeness) + p.penalty, t, std::int32_t(j)};
     }
   }
+  return count;
 }
 
 }  // namespace ccl::track

@@ -1,6 +1,6 @@
 // Candidate pairs without an N x M cost matrix: each track's gated region (its predicted box grown
 // by its centroid gate) is binned into a uniform grid; a detection meets only the tracks binned in
-// the cell of its centroid.
+// the cells next to the cell of its centroid.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +22,15 @@ struct Predictions {
   std::size_t size() const { return box.size(); }
 };
 
-// A pair that passed the gate; lower cost = better: (1 - IoU) + min(distance / gate, 1).
+// One track's prediction as the Tracker hands it over (32 bytes).
+struct Predicted {
+  Box box;
+  float centroid_x, centroid_y;
+  float gate;     // largest centroid distance that still pairs
+  float penalty;  // added to the cost of the track's pairs
+};
+
+// A pair that passed the gate; lower cost = better: (1 - IoU) + min(distance / gate, 1) + penalty.
 struct Candidate {
   float cost;
   std::int32_t track;
@@ -33,33 +41,47 @@ class CandidateGrid {
  public:
   // Appends every (track, detection) pair whose detection centroid lies in the track's gated region
   // (predicted box grown to the square of half-side gate around the predicted centroid) and whose
-  // IoU >= min_iou or centroid distance <= gate, each once, in detection order then track order.
+  // IoU >= min_iou or centroid distance <= gate, each once (in no particular order).
   void find(const Predictions& predicted, const Detection* detections, std::size_t n, float min_iou,
             std::vector<Candidate>* out);
 
- private:
-  // What a pair's test reads of a track, in one place: one cache line per track met.
-  struct Binned {
-    float x0, y0, x1, y1;  // the gated region (predicted box grown by the gate around the centroid)
-    Box box;
-    float centroid_x, centroid_y, gate;
-  };
+  // The same without copies: fill predicted(n_tracks)[0 .. n_tracks) (the Tracker does), call
+  // find_predicted; the pairs are then pairs()[0 .. count) (valid until the next call).
+  Predicted* predicted(std::size_t n_tracks) {
+    predicted_.resize(n_tracks);
+    return predicted_.data();
+  }
+  std::size_t find_predicted(const Detection* detections, std::size_t n, float min_iou);
+  Candidate* pairs() { return pairs_.data(); }
 
-  void build(const Predictions& predicted);
+ private:
+  void build();
   // Cell of a coordinate right of / below the origin (truncation is floor there).
   int cell_x(float x) const { return int((x - origin_x_) * inverse_cell_); }
   int cell_y(float y) const { return int((y - origin_y_) * inverse_cell_); }
+  std::size_t find_big(const Detection* detections, std::size_t n, float min_iou, std::size_t count);
 
   float origin_x_ = 0, origin_y_ = 0, inverse_cell_ = 1;
   int columns_ = 0, rows_ = 0;
-  struct CellRange {
-    int x0, x1, y0, y1;
-  };
-  std::vector<Binned> binned_;              // per track
-  std::vector<CellRange> cells_of_;         // per track: the cells its region covers
-  std::vector<std::uint32_t> cell_start_;   // CSR: tracks of cell c are cell_tracks_[cell_start_[c] ..[c+1])
-  std::vector<std::int32_t> cell_tracks_;
-  std::vector<std::uint32_t> fill_;         // per cell: next free slot while binning
+  std::vector<Predicted> predicted_;  // per track, in track order
+  std::vector<float> region_;         // per track: x0, y0, x1, y1 of its gated region
+  std::vector<std::int32_t> home_;    // per track: its home cell, or -1 for a big region
+
+  // Small regions (the cell side or less: at most 2 x 2 cells, from the home cell of the region's
+  // top-left corner right and down): every field one array in home-cell order (counting sort), so a
+  // detection streams through the tracks of the 2 x 2 home cells that can hold a region with its
+  // centroid, four at a time. Padded by 4 for the last loads.
+  std::vector<std::uint32_t> cell_start_;  // CSR over the home cells
+  enum Field { kX0, kY0, kX1, kY1, kBoxX, kBoxY, kBoxW, kBoxH, kCx, kCy, kGate, kPenalty, kFields };
+  std::vector<float> field_[kFields];
+  std::vector<std::int32_t> track_;
+
+  // Big regions (rare: one far larger than the typical one): listed in every cell they cover.
+  std::vector<std::uint32_t> big_start_;
+  std::vector<std::int32_t> big_tracks_;
+  std::size_t n_big_ = 0;
+
+  std::vector<Candidate> pairs_;  // grows, never shrinks: no clearing per frame
 };
 
 }  // namespace ccl::track

@@ -15,12 +15,13 @@ bool before(const Candidate& a, const Candidate& b) {
 
 }  // namespace
 
-void GreedyAssignment::assign(std::vector<Candidate>& candidates, std::size_t n_tracks, std::size_t n_detections) {
+void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, std::size_t n_tracks,
+                              std::size_t n_detections) {
   detection_of_track_.assign(n_tracks, -1);
   track_of_detection_.assign(n_detections, -1);
   best_of_track_.assign(n_tracks, -1);
   best_of_detection_.assign(n_detections, -1);
-  const std::int32_t n = std::int32_t(candidates.size());
+  const std::int32_t n = std::int32_t(n_candidates);
   for (std::int32_t i = 0; i < n; ++i) {
     const Candidate& c = candidates[std::size_t(i)];
     std::int32_t& bt = best_of_track_[std::size_t(c.track)];
@@ -38,12 +39,14 @@ void GreedyAssignment::assign(std::vector<Candidate>& candidates, std::size_t n_
     }
   }
   std::size_t open = 0;
-  for (const Candidate& c : candidates)
+  for (std::size_t i = 0; i < n_candidates; ++i) {
+    const Candidate c = candidates[i];
     if (detection_of_track_[std::size_t(c.track)] < 0 && track_of_detection_[std::size_t(c.detection)] < 0)
       candidates[open++] = c;
-  candidates.resize(open);
-  std::sort(candidates.begin(), candidates.end(), before);
-  for (const Candidate& c : candidates) {
+  }
+  std::sort(candidates, candidates + open, before);
+  for (std::size_t i = 0; i < open; ++i) {
+    const Candidate& c = candidates[i];
     if (detection_of_track_[std::size_t(c.track)] >= 0 || track_of_detection_[std::size_t(c.detection)] >= 0) continue;
     detection_of_track_[std::size_t(c.track)] = c.detection;
     track_of_detection_[std::size_t(c.detection)] = c.track;

@@ -13,7 +13,11 @@ namespace ccl::track {
 class GreedyAssignment {
  public:
   // Fills detection_of_track / track_of_detection (-1 = unmatched). `candidates` is reordered.
-  void assign(std::vector<Candidate>& candidates, std::size_t n_tracks, std::size_t n_detections);
+  void assign(std::vector<Candidate>& candidates, std::size_t n_tracks, std::size_t n_detections) {
+    assign(candidates.data(), candidates.size(), n_tracks, n_detections);
+  }
+  // The same over candidates[0 .. n_candidates) (reordered).
+  void assign(Candidate* candidates, std::size_t n_candidates, std::size_t n_tracks, std::size_t n_detections);
 
   const std::vector<std::int32_t>& detection_of_track() const { return detection_of_track_; }
   const std::vector<std::int32_t>& track_of_detection() const { return track_of_detection_; }

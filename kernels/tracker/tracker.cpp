@@ -42,27 +42,25 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   std::fill(ids, ids + n, 0u);
 
   // Constant velocity: a track that missed m frames is expected m + 1 steps past its last match.
-  predicted_.clear();
-  for (const Track& t : tracks_) {
+  Predicted* predicted = grid_.predicted(tracks_.size());
+  for (std::size_t i = 0; i < tracks_.size(); ++i) {
+    const Track& t = tracks_[i];
     const float steps = float(t.misses + 1);
     const float dx = t.velocity_x * steps, dy = t.velocity_y * steps;
-    predicted_.box.push_back(Box{t.box.x + dx, t.box.y + dy, t.box.width, t.box.height});
-    predicted_.centroid_x.push_back(t.centroid_x + dx);
-    predicted_.centroid_y.push_back(t.centroid_y + dy);
-    predicted_.gate_px.push_back(options_.gate * std::max({t.box.width, t.box.height, 1.0f}));
+    predicted[i] = Predicted{Box{t.box.x + dx, t.box.y + dy, t.box.width, t.box.height}, t.centroid_x + dx,
+                             t.centroid_y + dy, options_.gate * std::max({t.box.width, t.box.height, 1.0f}),
+                             t.id == 0 ? kTentativePenalty : 0.0f};
   }
 
-  candidates_.clear();
-  grid_.find(predicted_, detections, n, options_.min_iou, &candidates_);
-  for (Candidate& c : candidates_)
-    if (tracks_[std::size_t(c.track)].id == 0) c.cost += kTentativePenalty;
-  assignment_.assign(candidates_, tracks_.size(), n);
+  const std::size_t n_pairs = grid_.find_predicted(detections, n, options_.min_iou);
+  assignment_.assign(grid_.pairs(), n_pairs, tracks_.size(), n);
   const std::vector<std::int32_t>& detection_of_track = assignment_.detection_of_track();
   const std::vector<std::int32_t>& track_of_detection = assignment_.track_of_detection();
 
-  survivors_.clear();
+  // Survivors move down in place (same order), new tracks are appended after them.
+  std::size_t kept = 0;
   for (std::size_t i = 0; i < tracks_.size(); ++i) {
-    Track t = tracks_[i];
+    Track& t = tracks_[i];
     const std::int32_t j = detection_of_track[i];
     if (j < 0) {
       if (t.id == 0) continue;  // tentative tracks need consecutive matches
@@ -70,7 +68,8 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
         events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
         continue;
       }
-      survivors_.push_back(t);
+      if (kept != i) tracks_[kept] = t;
+      ++kept;
       continue;
     }
     const Detection& d = detections[j];
@@ -88,8 +87,10 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       events_.push_back(Event{Event::Kind::Started, t.id, t.first_time, time, t.box});
     }
     ids[j] = t.id;
-    survivors_.push_back(t);
+    if (kept != i) tracks_[kept] = t;
+    ++kept;
   }
+  tracks_.resize(kept);
 
   // Every unmatched detection starts a tentative track (confirmed at once when min_hits is 1).
   for (std::size_t j = 0; j < n; ++j) {
@@ -105,9 +106,8 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       events_.push_back(Event{Event::Kind::Started, t.id, time, time, t.box});
     }
     ids[j] = t.id;
-    survivors_.push_back(t);
+    tracks_.push_back(t);
   }
-  tracks_.swap(survivors_);
 }
 
 }  // namespace ccl::track

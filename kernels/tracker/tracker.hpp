@@ -74,11 +74,8 @@ class Tracker {
   std::vector<Track> tracks_;
   std::vector<Event> events_;
   // Scratch reused every frame, so a frame allocates nothing once the sizes settled.
-  Predictions predicted_;
   CandidateGrid grid_;
-  std::vector<Candidate> candidates_;
   GreedyAssignment assignment_;
-  std::vector<Track> survivors_;
 
   std::uint32_t take_id();
 };
