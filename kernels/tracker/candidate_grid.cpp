@@ -71,18 +71,13 @@ void CandidateGrid::build() {
     for (auto& f : field_) f[i] = 0;
     track_[i] = 0;
   }
-  float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(),  field_[3].data(),
-                             field_[4].data(), field_[5].data(), field_[6].data(),  field_[7].data(),
-                             field_[8].data(), field_[9].data(), field_[10].data(), field_[11].data()};
+  float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
   for (std::size_t t = 0; t < n; ++t) {
     const std::int32_t h = home_[t];
     if (h < 0) continue;
     const std::uint32_t k = count[h]++;
     const float* r = &region_[4 * t];
-    const Predicted& p = predicted_[t];
     f[kX0][k] = r[0], f[kY0][k] = r[1], f[kX1][k] = r[2], f[kY1][k] = r[3];
-    f[kBoxX][k] = p.box.x, f[kBoxY][k] = p.box.y, f[kBoxW][k] = p.box.width, f[kBoxH][k] = p.box.height;
-    f[kCx][k] = p.centroid_x, f[kCy][k] = p.centroid_y, f[kGate][k] = p.gate, f[kPenalty][k] = p.penalty;
     track_[k] = std::int32_t(t);
   }
 
@@ -125,13 +120,11 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
   build();
   if (columns_ == 0) return 0;
   if (pairs_.size() < 2 * n + 64) pairs_.resize(2 * n + 64);
+  inside_.resize(predicted_.size() + 8);  // every track at most once per detection, + the four-wide slack
   std::size_t count = 0;
   const std::uint32_t* start = cell_start_.data();
-  const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(),  field_[3].data(),
-                                   field_[4].data(), field_[5].data(), field_[6].data(),  field_[7].data(),
-                                   field_[8].data(), field_[9].data(), field_[10].data(), field_[11].data()};
+  const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
   const std::int32_t* track = track_.data();
-  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), iou = _mm_set1_ps(min_iou);
   const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
@@ -148,56 +141,39 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
       s[k] = start[std::size_t(row) * columns_ + left];
       e[k] = used ? start[std::size_t(row) * columns_ + std::size_t(x) + 1] : s[k];
     }
-    if (count + (e[0] - s[0]) + (e[1] - s[1]) + 8 > pairs_.size())
-      pairs_.resize(std::max(2 * pairs_.size(), count + (e[0] - s[0]) + (e[1] - s[1]) + 8));
-    Candidate* o = pairs_.data() + count;
-    // Four tracks at a time, branch-free; each test is the scalar one's, operation for operation
-    // (same rounding: same costs bit for bit), NaN-exact (compare "not less", "not greater").
+    // Stage 1, four regions at a time, branch-free: the tracks whose region holds the centroid
+    // (written four at a time, the pointer advanced past those inside).
+    std::int32_t* in = inside_.data();
     const __m128 PX = _mm_set1_ps(px), PY = _mm_set1_ps(py);
-    const __m128 BX = _mm_set1_ps(d.box.x), BY = _mm_set1_ps(d.box.y);
-    const __m128 BR = _mm_set1_ps(d.box.x + d.box.width), BB = _mm_set1_ps(d.box.y + d.box.height);
-    const __m128 DA = _mm_set1_ps(area_of(d.box));
-    const __m128i J = _mm_set1_epi32(std::int32_t(j));
     for (int r = 0; r < 2; ++r) {
+      const __m128i end = _mm_set1_epi32(std::int32_t(e[r]));
       for (std::uint32_t k = s[r]; k < e[r]; k += 4) {
         const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
         const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
+        // NaN-exact negations of the scalar test's rejections (px < x0 || px > x1 || ...).
         const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpnlt_ps(PX, x0), _mm_cmpngt_ps(PX, x1)),
                                          _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
-        const __m128 ax = _mm_loadu_ps(f[kBoxX] + k), ay = _mm_loadu_ps(f[kBoxY] + k);
-        const __m128 aw = _mm_loadu_ps(f[kBoxW] + k), ah = _mm_loadu_ps(f[kBoxH] + k);
-        // intersection(): std::min(A, B) is _mm_min_ps(B, A), std::max(A, B) is _mm_max_ps(B, A).
-        const __m128 w = _mm_max_ps(_mm_sub_ps(_mm_min_ps(BR, _mm_add_ps(ax, aw)), _mm_max_ps(BX, ax)), zero);
-        const __m128 h = _mm_max_ps(_mm_sub_ps(_mm_min_ps(BB, _mm_add_ps(ay, ah)), _mm_max_ps(BY, ay)), zero);
-        const __m128 both = _mm_mul_ps(w, h);
-        const __m128 either = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(aw, ah), DA), both);
-        const __m128 dx = _mm_sub_ps(PX, _mm_loadu_ps(f[kCx] + k)), dy = _mm_sub_ps(PY, _mm_loadu_ps(f[kCy] + k));
-        const __m128 squared = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
-        const __m128 gate = _mm_loadu_ps(f[kGate] + k);
-        const __m128 gated = _mm_or_ps(_mm_cmpnlt_ps(both, _mm_mul_ps(iou, either)),
-                                       _mm_cmpngt_ps(squared, _mm_mul_ps(gate, gate)));
-        // closeness = gate > 0 ? std::min(sqrt(squared) / gate, 1) : 1; std::min(q, 1) is _mm_min_ps(1, q).
-        const __m128 open = _mm_cmpgt_ps(gate, zero);
-        const __m128 q = _mm_min_ps(one, _mm_div_ps(_mm_sqrt_ps(squared), gate));
-        const __m128 closeness = _mm_or_ps(_mm_and_ps(open, q), _mm_andnot_ps(open, one));
-        const __m128 cost = _mm_add_ps(_mm_add_ps(_mm_sub_ps(one, _mm_div_ps(both, either)), closeness),
-                                       _mm_loadu_ps(f[kPenalty] + k));
-        const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(_mm_set1_epi32(std::int32_t(k)), lane),
-                                                 _mm_set1_epi32(std::int32_t(e[r])));
-        const int pass = _mm_movemask_ps(_mm_and_ps(_mm_and_ps(inside, gated), _mm_castsi128_ps(in_range)));
-        // Four pairs written, the pointer advanced past those that pass.
-        alignas(16) float c[4];
-        alignas(16) std::int32_t t[4];
-        _mm_store_ps(c, cost);
-        _mm_store_si128(reinterpret_cast<__m128i*>(t), _mm_loadu_si128(reinterpret_cast<const __m128i*>(track + k)));
-        (void)J;
-        o[0] = Candidate{c[0], t[0], std::int32_t(j)}, o += pass & 1;
-        o[0] = Candidate{c[1], t[1], std::int32_t(j)}, o += (pass >> 1) & 1;
-        o[0] = Candidate{c[2], t[2], std::int32_t(j)}, o += (pass >> 2) & 1;
-        o[0] = Candidate{c[3], t[3], std::int32_t(j)}, o += (pass >> 3) & 1;
+        const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(_mm_set1_epi32(std::int32_t(k)), lane), end);
+        const int pass = _mm_movemask_ps(_mm_and_ps(inside, _mm_castsi128_ps(in_range)));
+        in[0] = track[k], in += pass & 1;
+        in[0] = track[k + 1], in += (pass >> 1) & 1;
+        in[0] = track[k + 2], in += (pass >> 2) & 1;
+        in[0] = track[k + 3], in += (pass >> 3) & 1;
       }
     }
-    count = std::size_t(o - pairs_.data());
+    // Stage 2, the rest of the scalar test for those (most pass it: the branch is predictable).
+    const std::size_t n_in = std::size_t(in - inside_.data());
+    if (count + n_in > pairs_.size()) pairs_.resize(std::max(2 * pairs_.size(), count + n_in));
+    const float detection_area = area_of(d.box);
+    for (std::size_t i = 0; i < n_in; ++i) {
+      const std::int32_t t = inside_[i];
+      const Predicted& p = predicted_[std::size_t(t)];
+      const float both = intersection(p.box, d.box), either = area_of(p.box) + detection_area - both;
+      const float dx = px - p.centroid_x, dy = py - p.centroid_y, squared = dx * dx + dy * dy;
+      if (both < min_iou * either && squared > p.gate * p.gate) continue;
+      const float closeness = p.gate > 0 ? std::min(std::sqrt(squared) / p.gate, 1.0f) : 1.0f;
+      pairs_[count++] = Candidate{((1 - both / either) + closeness) + p.penalty, t, std::int32_t(j)};
+    }
   }
   if (n_big_ > 0) count = find_big(detections, n, min_iou, count);
   return count;

@@ -68,11 +68,11 @@ class CandidateGrid {
   std::vector<std::int32_t> home_;    // per track: its home cell, or -1 for a big region
 
   // Small regions (the cell side or less: at most 2 x 2 cells, from the home cell of the region's
-  // top-left corner right and down): every field one array in home-cell order (counting sort), so a
-  // detection streams through the tracks of the 2 x 2 home cells that can hold a region with its
-  // centroid, four at a time. Padded by 4 for the last loads.
+  // top-left corner right and down): the regions' corners, one array each, and the tracks, in
+  // home-cell order (counting sort), so a detection streams through the regions of the 2 x 2 home
+  // cells that can hold one with its centroid, four at a time. Padded by 4 for the last loads.
   std::vector<std::uint32_t> cell_start_;  // CSR over the home cells
-  enum Field { kX0, kY0, kX1, kY1, kBoxX, kBoxY, kBoxW, kBoxH, kCx, kCy, kGate, kPenalty, kFields };
+  enum Field { kX0, kY0, kX1, kY1, kFields };
   std::vector<float> field_[kFields];
   std::vector<std::int32_t> track_;
 
@@ -81,6 +81,7 @@ class CandidateGrid {
   std::vector<std::int32_t> big_tracks_;
   std::size_t n_big_ = 0;
 
+  std::vector<std::int32_t> inside_;  // per detection: the tracks whose region holds its centroid
   std::vector<Candidate> pairs_;  // grows, never shrinks: no clearing per frame
 };
 
