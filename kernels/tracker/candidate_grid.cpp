@@ -67,6 +67,7 @@ void CandidateGrid::build() {
   }
   for (auto& f : field_) f.resize(sum + 4);
   track_.resize(sum + 4);
+  binned_.resize(sum);
   for (std::size_t i = sum; i < sum + 4; ++i) {  // the padding the last four-wide loads read
     for (auto& f : field_) f[i] = 0;
     track_[i] = 0;
@@ -79,6 +80,7 @@ void CandidateGrid::build() {
     const float* r = &region_[4 * t];
     f[kX0][k] = r[0], f[kY0][k] = r[1], f[kX1][k] = r[2], f[kY1][k] = r[3];
     track_[k] = std::int32_t(t);
+    binned_[k] = predicted_[t];
   }
 
   // Big regions: in every cell they cover (a detection then looks in its own cell only).
@@ -155,10 +157,10 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
                                          _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
         const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(_mm_set1_epi32(std::int32_t(k)), lane), end);
         const int pass = _mm_movemask_ps(_mm_and_ps(inside, _mm_castsi128_ps(in_range)));
-        in[0] = track[k], in += pass & 1;
-        in[0] = track[k + 1], in += (pass >> 1) & 1;
-        in[0] = track[k + 2], in += (pass >> 2) & 1;
-        in[0] = track[k + 3], in += (pass >> 3) & 1;
+        in[0] = std::int32_t(k), in += pass & 1;
+        in[0] = std::int32_t(k + 1), in += (pass >> 1) & 1;
+        in[0] = std::int32_t(k + 2), in += (pass >> 2) & 1;
+        in[0] = std::int32_t(k + 3), in += (pass >> 3) & 1;
       }
     }
     // Stage 2, the rest of the scalar test for those (most pass it: the branch is predictable).
@@ -166,8 +168,8 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
     if (count + n_in > pairs_.size()) pairs_.resize(std::max(2 * pairs_.size(), count + n_in));
     const float detection_area = area_of(d.box);
     for (std::size_t i = 0; i < n_in; ++i) {
-      const std::int32_t t = inside_[i];
-      const Predicted& p = predicted_[std::size_t(t)];
+      const std::int32_t k = inside_[i], t = track[k];
+      const Predicted& p = binned_[std::size_t(k)];
       const float both = intersection(p.box, d.box), either = area_of(p.box) + detection_area - both;
       const float dx = px - p.centroid_x, dy = py - p.centroid_y, squared = dx * dx + dy * dy;
       if (both < min_iou * either && squared > p.gate * p.gate) continue;

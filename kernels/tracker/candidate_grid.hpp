@@ -75,13 +75,14 @@ class CandidateGrid {
   enum Field { kX0, kY0, kX1, kY1, kFields };
   std::vector<float> field_[kFields];
   std::vector<std::int32_t> track_;
+  std::vector<Predicted> binned_;  // the predictions in the same order: the rest of the test streams too
 
   // Big regions (rare: one far larger than the typical one): listed in every cell they cover.
   std::vector<std::uint32_t> big_start_;
   std::vector<std::int32_t> big_tracks_;
   std::size_t n_big_ = 0;
 
-  std::vector<std::int32_t> inside_;  // per detection: the tracks whose region holds its centroid
+  std::vector<std::int32_t> inside_;  // per detection: the binned tracks (entries) whose region holds its centroid
   std::vector<Candidate> pairs_;  // grows, never shrinks: no clearing per frame
 };
 

@@ -13,43 +13,59 @@ bool before(const Candidate& a, const Candidate& b) {
   return a.detection < b.detection;
 }
 
+// Rounds of "take the locally first pairs" before the rest is sorted (each round takes at least one
+// pair, usually most of what is left; chains of contested pairs need one round per link).
+constexpr int kMaxRounds = 8;
+
 }  // namespace
 
 void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, std::size_t n_tracks,
                               std::size_t n_detections) {
   detection_of_track_.assign(n_tracks, -1);
   track_of_detection_.assign(n_detections, -1);
-  best_of_track_.assign(n_tracks, -1);
-  best_of_detection_.assign(n_detections, -1);
-  const std::int32_t n = std::int32_t(n_candidates);
-  for (std::int32_t i = 0; i < n; ++i) {
-    const Candidate& c = candidates[std::size_t(i)];
-    std::int32_t& bt = best_of_track_[std::size_t(c.track)];
-    std::int32_t& bd = best_of_detection_[std::size_t(c.detection)];
-    if (bt < 0 || before(c, candidates[std::size_t(bt)])) bt = i;
-    if (bd < 0 || before(c, candidates[std::size_t(bd)])) bd = i;
-  }
+  // -1 everywhere between calls (each round puts back what it set), so only growth is filled.
+  if (best_of_track_.size() < n_tracks) best_of_track_.resize(n_tracks, -1);
+  if (best_of_detection_.size() < n_detections) best_of_detection_.resize(n_detections, -1);
+  std::int32_t* const dot = detection_of_track_.data();
+  std::int32_t* const tod = track_of_detection_.data();
+  std::int32_t* const bot = best_of_track_.data();
+  std::int32_t* const bod = best_of_detection_.data();
+
   // A pair that comes first among every pair of its track and of its detection is matched by the
-  // greedy pass whatever precedes it: take those now and sort only the rest (usually a few per cent).
-  for (std::int32_t i = 0; i < n; ++i) {
-    const Candidate& c = candidates[std::size_t(i)];
-    if (best_of_track_[std::size_t(c.track)] == i && best_of_detection_[std::size_t(c.detection)] == i) {
-      detection_of_track_[std::size_t(c.track)] = c.detection;
-      track_of_detection_[std::size_t(c.detection)] = c.track;
+  // greedy pass whatever precedes it, and the pairs it excludes would be skipped by the greedy pass
+  // anyway: so the greedy result is those pairs plus the greedy result over the pairs left. Rounds
+  // of that, then (rarely) the plain greedy pass over the sorted rest.
+  std::size_t m = n_candidates;
+  for (int round = 0; m > 0 && round < kMaxRounds; ++round) {
+    for (std::size_t i = 0; i < m; ++i) {
+      const Candidate& c = candidates[i];
+      std::int32_t& bt = bot[c.track];
+      std::int32_t& bd = bod[c.detection];
+      if (bt < 0 || before(c, candidates[bt])) bt = std::int32_t(i);
+      if (bd < 0 || before(c, candidates[bd])) bd = std::int32_t(i);
     }
+    for (std::size_t i = 0; i < m; ++i) {
+      const Candidate& c = candidates[i];
+      if (bot[c.track] == std::int32_t(i) && bod[c.detection] == std::int32_t(i)) {
+        dot[c.track] = c.detection;
+        tod[c.detection] = c.track;
+      }
+    }
+    std::size_t open = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const Candidate c = candidates[i];
+      bot[c.track] = -1, bod[c.detection] = -1;
+      if (dot[c.track] < 0 && tod[c.detection] < 0) candidates[open++] = c;
+    }
+    m = open;
   }
-  std::size_t open = 0;
-  for (std::size_t i = 0; i < n_candidates; ++i) {
-    const Candidate c = candidates[i];
-    if (detection_of_track_[std::size_t(c.track)] < 0 && track_of_detection_[std::size_t(c.detection)] < 0)
-      candidates[open++] = c;
-  }
-  std::sort(candidates, candidates + open, before);
-  for (std::size_t i = 0; i < open; ++i) {
+  if (m == 0) return;
+  std::sort(candidates, candidates + m, before);
+  for (std::size_t i = 0; i < m; ++i) {
     const Candidate& c = candidates[i];
-    if (detection_of_track_[std::size_t(c.track)] >= 0 || track_of_detection_[std::size_t(c.detection)] >= 0) continue;
-    detection_of_track_[std::size_t(c.track)] = c.detection;
-    track_of_detection_[std::size_t(c.detection)] = c.track;
+    if (dot[c.track] >= 0 || tod[c.detection] >= 0) continue;
+    dot[c.track] = c.detection;
+    tod[c.detection] = c.track;
   }
 }
 
