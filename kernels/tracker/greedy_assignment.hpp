@@ -25,6 +25,7 @@ class GreedyAssignment {
  private:
   std::vector<std::int32_t> detection_of_track_, track_of_detection_;
   std::vector<std::int32_t> best_of_track_, best_of_detection_;  // index of the first pair in the greedy order
+  std::vector<std::uint64_t> key_of_track_, key_of_detection_;   // (cost, detection) / (cost, track) of the first pair
 };
 
 }  // namespace ccl::track
