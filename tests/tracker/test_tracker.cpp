@@ -224,6 +224,9 @@ TEST(CandidateGrid, FindsWhatBruteForceFinds) {
       p.box.push_back(b), p.centroid_x.push_back(b.x + b.width / 2), p.centroid_y.push_back(b.y + b.height / 2);
       p.gate_px.push_back(g(rng));
     }
+    // Every other round a few regions far larger than the rest (the grid's big-region lists).
+    if (round % 2 == 1)
+      for (int t = 0; t < 5; ++t) p.gate_px[std::size_t(t * 60)] = 150.0f + 50.0f * float(t);
     for (auto& x : d) {
       x.box = {pos(rng), pos(rng), side(rng), side(rng)};
       x.centroid_x = x.box.x + x.box.width / 3, x.centroid_y = x.box.y + x.box.height / 2;
