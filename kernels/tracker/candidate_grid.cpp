@@ -17,6 +17,18 @@ constexpr float kMaxCellsPerTrack = 4;
 // go to the big-region lists).
 constexpr float kMaxCellInMeanSides = 2;
 
+// The gate of one pair whose centroid lies in the track's region: false when neither the overlap
+// nor the distance passes; otherwise its cost. One function for the four-wide and the big-region
+// paths, so both compute the same floats in the same order.
+inline bool pair_cost(const Predicted& p, const Detection& d, float detection_area, float min_iou, float* cost) {
+  const float both = intersection(p.box, d.box), either = area_of(p.box) + detection_area - both;
+  const float dx = d.centroid_x - p.centroid_x, dy = d.centroid_y - p.centroid_y, squared = dx * dx + dy * dy;
+  if (both < min_iou * either && squared > p.gate * p.gate) return false;
+  const float closeness = p.gate > 0 ? std::min(std::sqrt(squared) / p.gate, 1.0f) : 1.0f;
+  *cost = ((1 - both / either) + closeness) + p.penalty;
+  return true;
+}
+
 }  // namespace
 
 void CandidateGrid::build() {
@@ -169,12 +181,9 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
     const float detection_area = area_of(d.box);
     for (std::size_t i = 0; i < n_in; ++i) {
       const std::int32_t k = inside_[i], t = track[k];
-      const Predicted& p = binned_[std::size_t(k)];
-      const float both = intersection(p.box, d.box), either = area_of(p.box) + detection_area - both;
-      const float dx = px - p.centroid_x, dy = py - p.centroid_y, squared = dx * dx + dy * dy;
-      if (both < min_iou * either && squared > p.gate * p.gate) continue;
-      const float closeness = p.gate > 0 ? std::min(std::sqrt(squared) / p.gate, 1.0f) : 1.0f;
-      pairs_[count++] = Candidate{((1 - both / either) + closeness) + p.penalty, t, std::int32_t(j)};
+      float cost;
+      if (pair_cost(binned_[std::size_t(k)], d, detection_area, min_iou, &cost))
+        pairs_[count++] = Candidate{cost, t, std::int32_t(j)};
     }
   }
   if (n_big_ > 0) count = find_big(detections, n, min_iou, count);
@@ -195,13 +204,10 @@ std::size_t CandidateGrid::find_big(const Detection* detections, std::size_t n, 
       const std::int32_t t = big_tracks_[k];
       const float* r = &region_[4 * std::size_t(t)];
       if (px < r[0] || px > r[2] || py < r[1] || py > r[3]) continue;
-      const Predicted& p = predicted_[std::size_t(t)];
-      const float both = intersection(p.box, d.box), either = area_of(p.box) + detection_area - both;
-      const float dx = px - p.centroid_x, dy = py - p.centroid_y, squared = dx * dx + dy * dy;
-      if (both < min_iou * either && squared > p.gate * p.gate) continue;
-      const float closeness = p.gate > 0 ? std::min(std::sqrt(squared) / p.gate, 1.0f) : 1.0f;
+      float cost;
+      if (!pair_cost(predicted_[std::size_t(t)], d, detection_area, min_iou, &cost)) continue;
       if (count == pairs_.size()) pairs_.resize(2 * pairs_.size());
-      pairs_[count++] = Candidate{((1 - both / either) + closeness) + p.penalty, t, std::int32_t(j)};
+      pairs_[count++] = Candidate{cost, t, std::int32_t(j)};
     }
   }
   return count;
