@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ccl/cuda_analyzer.hpp"
 #include "ccl/gstcclmeta.h"
 #include "ccl/types.hpp"
 #include "compare.hpp"
@@ -28,6 +29,20 @@ inline void init() {
     done = true;
   }
 }
+
+#if CCL_HAVE_CUDA
+// Why frames in CUDA memory cannot be tested here ("" when they can): no usable device, or no
+// cudaupload (gst-plugins-bad nvcodec) to make them.
+inline std::string cuda_memory_input_unavailable() {
+  std::string why;
+  if (!ccl::cuda_device_usable(&why)) return why;
+  init();
+  GstElementFactory* upload = gst_element_factory_find("cudaupload");
+  if (!upload) return "cudaupload (gst-plugins-bad nvcodec) not installed";
+  gst_object_unref(upload);
+  return "";
+}
+#endif
 
 // A pipeline from a gst-launch line, or nullptr with a test failure naming the line.
 inline GstElement* parse(const std::string& launch) {

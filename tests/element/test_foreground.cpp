@@ -187,12 +187,8 @@ TEST(ElementForeground, CudaBackendMatchesTheOracle) {
 
 TEST(ElementForeground, CudaMemoryMatchesTheOracle) {
 #if CCL_HAVE_CUDA
-  std::string why;
-  if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
-  elcheck::init();
-  GstElementFactory* upload = gst_element_factory_find("cudaupload");
-  if (!upload) GTEST_SKIP() << "cudaupload (gst-plugins-bad nvcodec) not installed";
-  gst_object_unref(upload);
+  const std::string why = elcheck::cuda_memory_input_unavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
   const auto fs = scene(80, 45, 16, 4);
   for (int lanes : {1, 3}) {
     const ccl::Options o = motion(8, 1, 0);

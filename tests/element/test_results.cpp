@@ -219,12 +219,8 @@ TEST(ElementOracle, CudaBackend) {
 // CUDA memory from cudaupload is labeled in place (GST_MAP_CUDA) on the context shared with it.
 TEST(ElementOracle, CudaMemoryInput) {
 #if CCL_HAVE_CUDA
-  std::string why;
-  if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
-  elcheck::init();
-  GstElementFactory* upload = gst_element_factory_find("cudaupload");
-  if (!upload) GTEST_SKIP() << "cudaupload (gst-plugins-bad nvcodec) not installed";
-  gst_object_unref(upload);
+  const std::string why = elcheck::cuda_memory_input_unavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
   GstHarness* h = gst_harness_new_parse("cudaupload ! video/x-raw(memory:CUDAMemory) ! cudaccl backend=cuda");
   std::vector<frames::Frame> fs = frames::adversarial(40, 30);
   for (int d : {10, 50, 90}) fs.push_back(frames::random(63, 35, d, 1, std::uint32_t(d)));
