@@ -16,17 +16,18 @@ constexpr float kMaxCellsPerTrack = 4;
 // The cell side: the largest region side, but at most this many mean region sides (larger regions
 // go to the big-region lists).
 constexpr float kMaxCellInMeanSides = 2;
+// Entries past the last one that the four-wide loads may read (a row's two fixed fours).
+constexpr std::size_t kPadding = 8;
 
-// The gate of one pair whose centroid lies in the track's region: false when neither the overlap
-// nor the distance passes; otherwise its cost. One function for the four-wide and the big-region
-// paths, so both compute the same floats in the same order.
+// The gate of one pair whose centroid lies in the track's region (IoU >= min_iou or distance <=
+// gate) and its cost, both computed without a branch: the caller keeps the pair when it passes. One
+// function for the grid and the big-region paths, so both compute the same floats in the same order.
 inline bool pair_cost(const Predicted& p, const Detection& d, float detection_area, float min_iou, float* cost) {
   const float both = intersection(p.box, d.box), either = area_of(p.box) + detection_area - both;
   const float dx = d.centroid_x - p.centroid_x, dy = d.centroid_y - p.centroid_y, squared = dx * dx + dy * dy;
-  if (both < min_iou * either && squared > p.gate * p.gate) return false;
   const float closeness = p.gate > 0 ? std::min(std::sqrt(squared) / p.gate, 1.0f) : 1.0f;
   *cost = ((1 - both / either) + closeness) + p.penalty;
-  return true;
+  return !(both < min_iou * either) | !(squared > p.gate * p.gate);
 }
 
 }  // namespace
@@ -77,10 +78,10 @@ void CandidateGrid::build() {
     count[c] = sum;
     sum += k;
   }
-  for (auto& f : field_) f.resize(sum + 4);
-  track_.resize(sum + 4);
+  for (auto& f : field_) f.resize(sum + kPadding);
+  track_.resize(sum + kPadding);
   binned_.resize(sum);
-  for (std::size_t i = sum; i < sum + 4; ++i) {  // the padding the last four-wide loads read
+  for (std::size_t i = sum; i < sum + kPadding; ++i) {  // the padding the last four-wide loads read
     for (auto& f : field_) f[i] = 0;
     track_[i] = 0;
   }
@@ -133,12 +134,14 @@ void CandidateGrid::find(const Predictions& predicted, const Detection* detectio
 std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size_t n, float min_iou) {
   build();
   if (columns_ == 0) return 0;
-  if (pairs_.size() < 2 * n + 64) pairs_.resize(2 * n + 64);
-  inside_.resize(predicted_.size() + 8);  // every track at most once per detection, + the four-wide slack
-  std::size_t count = 0;
+  // Stage 1, per detection: the binned entries whose region holds its centroid. The two cell rows
+  // are scanned two fours at a time whether or not they hold that many (masked, branch-free): the
+  // scan then costs the same for every detection and its branches are predicted (a row of more
+  // than eight entries takes the loop after them).
+  if (inside_.size() < 2 * n + 64) inside_.resize(2 * n + 64);
+  std::size_t n_inside = 0;
   const std::uint32_t* start = cell_start_.data();
   const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
-  const std::int32_t* track = track_.data();
   const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
@@ -155,36 +158,48 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
       s[k] = start[std::size_t(row) * columns_ + left];
       e[k] = used ? start[std::size_t(row) * columns_ + std::size_t(x) + 1] : s[k];
     }
-    // Stage 1, four regions at a time, branch-free: the tracks whose region holds the centroid
-    // (written four at a time, the pointer advanced past those inside).
-    std::int32_t* in = inside_.data();
+    const std::size_t most = std::size_t(e[0] - s[0]) + (e[1] - s[1]) + 2 * kPadding;
+    if (n_inside + most > inside_.size()) inside_.resize(std::max(2 * inside_.size(), n_inside + most));
+    Inside* in = inside_.data() + n_inside;
     const __m128 PX = _mm_set1_ps(px), PY = _mm_set1_ps(py);
+    const std::int32_t detection = std::int32_t(j);
+    // Four entries from k on: those in the row (k + lane < end) whose region holds the centroid are
+    // written, the pointer advanced past them.
+    auto four = [&](std::uint32_t k, __m128i end) {
+      const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
+      const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
+      // NaN-exact negations of the scalar test's rejections (px < x0 || px > x1 || ...).
+      const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpnlt_ps(PX, x0), _mm_cmpngt_ps(PX, x1)),
+                                       _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
+      const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(_mm_set1_epi32(std::int32_t(k)), lane), end);
+      const int pass = _mm_movemask_ps(_mm_and_ps(inside, _mm_castsi128_ps(in_range)));
+      for (std::uint32_t l = 0; l < 4; ++l) {
+        *in = Inside{std::int32_t(k + l), detection};
+        in += (pass >> l) & 1;
+      }
+    };
     for (int r = 0; r < 2; ++r) {
       const __m128i end = _mm_set1_epi32(std::int32_t(e[r]));
-      for (std::uint32_t k = s[r]; k < e[r]; k += 4) {
-        const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
-        const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
-        // NaN-exact negations of the scalar test's rejections (px < x0 || px > x1 || ...).
-        const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpnlt_ps(PX, x0), _mm_cmpngt_ps(PX, x1)),
-                                         _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
-        const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(_mm_set1_epi32(std::int32_t(k)), lane), end);
-        const int pass = _mm_movemask_ps(_mm_and_ps(inside, _mm_castsi128_ps(in_range)));
-        in[0] = std::int32_t(k), in += pass & 1;
-        in[0] = std::int32_t(k + 1), in += (pass >> 1) & 1;
-        in[0] = std::int32_t(k + 2), in += (pass >> 2) & 1;
-        in[0] = std::int32_t(k + 3), in += (pass >> 3) & 1;
-      }
+      four(s[r], end);
+      four(s[r] + 4, end);
+      for (std::uint32_t k = s[r] + 8; k < e[r]; k += 4) four(k, end);
     }
-    // Stage 2, the rest of the scalar test for those (most pass it: the branch is predictable).
-    const std::size_t n_in = std::size_t(in - inside_.data());
-    if (count + n_in > pairs_.size()) pairs_.resize(std::max(2 * pairs_.size(), count + n_in));
-    const float detection_area = area_of(d.box);
-    for (std::size_t i = 0; i < n_in; ++i) {
-      const std::int32_t k = inside_[i], t = track[k];
-      float cost;
-      if (pair_cost(binned_[std::size_t(k)], d, detection_area, min_iou, &cost))
-        pairs_[count++] = Candidate{cost, t, std::int32_t(j)};
-    }
+    n_inside = std::size_t(in - inside_.data());
+  }
+
+  // Stage 2, over all those pairs in one loop: the gate and the cost, branch-free.
+  if (pairs_.size() < n_inside + 64) pairs_.resize(std::max(2 * pairs_.size(), n_inside + 64));
+  std::size_t count = 0;
+  const std::int32_t* track = track_.data();
+  const Predicted* binned = binned_.data();
+  Candidate* pairs = pairs_.data();
+  for (std::size_t i = 0; i < n_inside; ++i) {
+    const Inside in = inside_[i];
+    const Detection& d = detections[in.detection];
+    float cost;
+    const bool pass = pair_cost(binned[in.entry], d, area_of(d.box), min_iou, &cost);
+    pairs[count] = Candidate{cost, track[in.entry], in.detection};
+    count += pass;
   }
   if (n_big_ > 0) count = find_big(detections, n, min_iou, count);
   return count;

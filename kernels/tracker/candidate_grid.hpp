@@ -70,7 +70,7 @@ class CandidateGrid {
   // Small regions (the cell side or less: at most 2 x 2 cells, from the home cell of the region's
   // top-left corner right and down): the regions' corners, one array each, and the tracks, in
   // home-cell order (counting sort), so a detection streams through the regions of the 2 x 2 home
-  // cells that can hold one with its centroid, four at a time. Padded by 4 for the last loads.
+  // cells that can hold one with its centroid, four at a time. Padded for the last four-wide loads.
   std::vector<std::uint32_t> cell_start_;  // CSR over the home cells
   enum Field { kX0, kY0, kX1, kY1, kFields };
   std::vector<float> field_[kFields];
@@ -82,7 +82,10 @@ class CandidateGrid {
   std::vector<std::int32_t> big_tracks_;
   std::size_t n_big_ = 0;
 
-  std::vector<std::int32_t> inside_;  // per detection: the binned tracks (entries) whose region holds its centroid
+  struct Inside {
+    std::int32_t entry, detection;
+  };
+  std::vector<Inside> inside_;    // the (binned entry, detection) pairs whose region holds the centroid
   std::vector<Candidate> pairs_;  // grows, never shrinks: no clearing per frame
 };
 
