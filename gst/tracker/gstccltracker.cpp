@@ -9,7 +9,8 @@
  * predictions by box overlap and centroid distance (kernels/tracker/README.md). A track gets its id
  * after min-hits consecutive matches and ends after max-misses frames without one; ids are never
  * given twice while the element runs (they restart at 1 after it stopped). Pixels are untouched and
- * any caps and memory (CUDA memory too) pass. Tracks are forgotten on flush, new caps and stop.
+ * any caps and memory (CUDA memory too) pass. Tracks end at EOS, on flush, new caps and stop, so
+ * with post-messages every "start" message is followed by exactly one "end" message.
  *
  * ## Example launch line
  * |[
@@ -59,6 +60,22 @@ static GstStaticPadTemplate sink_template =
 static GstStaticPadTemplate src_template =
     GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
+static void post_events(GstCclTracker* self) {
+  for (const ccl::track::Event& e : self->tracker->events())
+    gst_element_post_message(GST_ELEMENT(self),
+                             gst_message_new_element(GST_OBJECT(self), gst_ccl_track_message_structure(e)));
+}
+
+// Ends every track (posting their "end" messages where asked): every "start" gets its "end".
+static void gst_ccl_tracker_end_tracks(GstCclTracker* self) {
+  if (!self->tracker) return;
+  self->tracker->reset();
+  GST_OBJECT_LOCK(self);
+  const bool post = self->post_messages;
+  GST_OBJECT_UNLOCK(self);
+  if (post) post_events(self);
+}
+
 static void gst_ccl_tracker_restart(GstCclTracker* self) {
   GST_OBJECT_LOCK(self);
   const ccl::track::Options options = self->options;
@@ -76,6 +93,7 @@ static gboolean gst_ccl_tracker_start(GstBaseTransform* trans) {
 
 static gboolean gst_ccl_tracker_stop(GstBaseTransform* trans) {
   GstCclTracker* self = GST_CCL_TRACKER(trans);
+  gst_ccl_tracker_end_tracks(self);
   delete self->tracker;
   self->tracker = nullptr;
   return TRUE;
@@ -83,22 +101,16 @@ static gboolean gst_ccl_tracker_stop(GstBaseTransform* trans) {
 
 // New caps: positions of the old frames mean nothing in the new ones.
 static gboolean gst_ccl_tracker_set_caps(GstBaseTransform* trans, GstCaps*, GstCaps*) {
-  GstCclTracker* self = GST_CCL_TRACKER(trans);
-  if (self->tracker) self->tracker->reset();
+  gst_ccl_tracker_end_tracks(GST_CCL_TRACKER(trans));
   return TRUE;
 }
 
 static gboolean gst_ccl_tracker_sink_event(GstBaseTransform* trans, GstEvent* event) {
-  GstCclTracker* self = GST_CCL_TRACKER(trans);
-  // The stream goes on from elsewhere: no track continues across a flush.
-  if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP && self->tracker) self->tracker->reset();
+  // The stream ended, or goes on from elsewhere (a flush): no track continues. At EOS the "end"
+  // messages go before the EOS travels on, so the application has them when it sees EOS.
+  if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP || GST_EVENT_TYPE(event) == GST_EVENT_EOS)
+    gst_ccl_tracker_end_tracks(GST_CCL_TRACKER(trans));
   return GST_BASE_TRANSFORM_CLASS(gst_ccl_tracker_parent_class)->sink_event(trans, event);
-}
-
-static void post_events(GstCclTracker* self) {
-  for (const ccl::track::Event& e : self->tracker->events())
-    gst_element_post_message(GST_ELEMENT(self),
-                             gst_message_new_element(GST_OBJECT(self), gst_ccl_track_message_structure(e)));
 }
 
 #if CCL_HAVE_ANALYTICS

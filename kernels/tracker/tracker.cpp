@@ -27,8 +27,10 @@ Tracker::Tracker(const Options& options) : options_(sanitized(options)) {}
 void Tracker::set_options(const Options& options) { options_ = sanitized(options); }
 
 void Tracker::reset() {
-  tracks_.clear();
   events_.clear();
+  for (const Track& t : tracks_)
+    if (t.id != 0) events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
+  tracks_.clear();
 }
 
 std::uint32_t Tracker::take_id() {

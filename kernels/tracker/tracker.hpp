@@ -61,8 +61,9 @@ class Tracker {
   // Every live track (tentative and confirmed, coasting ones included), oldest first.
   const std::vector<Track>& tracks() const { return tracks_; }
 
-  // Forgets every track without events (a flush: the stream goes on from elsewhere). Ids keep
-  // counting, so an id is never given twice by one Tracker.
+  // Ends every track (the stream ended, or goes on from elsewhere): the confirmed ones are in
+  // events() as Ended, so every Started has one Ended; tentative ones vanish. Ids keep counting, so
+  // an id is never given twice by one Tracker.
   void reset();
 
   const Options& options() const { return options_; }

@@ -228,6 +228,42 @@ TEST(CclTracker, PostsStartAndEndMessages) {
   EXPECT_EQ(h.track_messages(), std::vector<std::string>{"end 1"});
 }
 
+// Every "start" gets one "end": live tracks end at EOS (before the EOS goes on), on flush and on
+// new caps; tentative tracks post nothing.
+TEST(CclTracker, EveryStartGetsAnEndAtEosFlushAndNewCaps) {
+  TrackerHarness h("min-hits=2 max-misses=30 post-messages=true");
+  h.push({5, 40}, 0);
+  h.push({6, 39}, 1);
+  EXPECT_EQ(h.track_messages(), (std::vector<std::string>{"start 1", "start 2"}));
+  h.push({7}, 2);  // track 2 coasts (max-misses 30): still live
+  EXPECT_TRUE(h.track_messages().empty());
+  gst_harness_push_event(h.get(), gst_event_new_flush_start());
+  gst_harness_push_event(h.get(), gst_event_new_flush_stop(TRUE));
+  EXPECT_EQ(h.track_messages(), (std::vector<std::string>{"end 1", "end 2"})) << "flush";
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  gst_harness_push_event(h.get(), gst_event_new_segment(&segment));
+  h.push({20}, 3);
+  h.push({21}, 4);
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"start 3"});
+  gst_harness_set_src_caps_str(h.get(), "video/x-raw,format=GRAY8,width=64,height=48,framerate=15/1");
+  h.push({50}, 5);  // new caps arrive with this buffer: track 3 ends, 50 starts tentative
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"end 3"}) << "new caps";
+  h.push({51}, 6);
+  h.push({52}, 7);  // a tentative track at EOS ends silently: only the confirmed one reports
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"start 4"});
+  h.push({30}, 8);  // tentative
+  EXPECT_TRUE(gst_harness_push_event(h.get(), gst_event_new_eos()));
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"end 4"}) << "EOS";
+  GstEvent* eos = nullptr;
+  while (GstEvent* e = gst_harness_try_pull_event(h.get())) {
+    if (GST_EVENT_TYPE(e) == GST_EVENT_EOS) eos = gst_event_ref(e);
+    gst_event_unref(e);
+  }
+  EXPECT_NE(eos, nullptr) << "the EOS went on";
+  if (eos) gst_event_unref(eos);
+}
+
 TEST(CclTracker, AcceptsAnyCaps) {
   TrackerHarness h("min-hits=1");
   gst_harness_set_src_caps_str(h.get(), "video/x-raw(memory:CUDAMemory),format=NV12,width=64,height=48");

@@ -183,6 +183,14 @@ TEST(Tracker, ResetForgetsTracksAndNeverReusesIds) {
   }
   tracker.reset();
   EXPECT_TRUE(tracker.tracks().empty());
+  std::set<std::uint32_t> ended;  // every confirmed track ends with the reset
+  for (const auto& e : tracker.events()) {
+    EXPECT_EQ(e.kind, ccl::track::Event::Kind::Ended);
+    ended.insert(e.id);
+  }
+  std::set<std::uint32_t> confirmed = before;
+  confirmed.erase(0);
+  EXPECT_EQ(ended, confirmed);
   for (int i = 10; i < 20; ++i) {
     const synth::Frame f = synth::render(movers, i, kW, kH);
     std::vector<std::uint32_t> ids(f.detections.size());
