@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace {
 
@@ -91,6 +92,40 @@ void ccl_draw_cross(GstVideoFrame* frame, const CclPen& pen, gint cx, gint cy, g
   // the vertical bar skips the centre already drawn, so a translucent pen blends each pixel once
   ccl_draw_fill_rect(frame, pen, cx - half, cy - arm, line_width, arm - half);
   ccl_draw_fill_rect(frame, pen, cx - half, cy - half + line_width, line_width, arm + 1 + half - line_width);
+}
+
+void ccl_draw_line(GstVideoFrame* frame, const CclPen& pen, gint x0, gint y0, gint x1, gint y1, gint line_width,
+                   bool include_end) {
+  // Walk the major axis u (one step per pixel); the minor axis v follows by exact rounding.
+  const bool x_major = std::abs(gint64(x1) - x0) >= std::abs(gint64(y1) - y0);
+  const gint64 u0 = x_major ? x0 : y0, v0 = x_major ? y0 : x0;
+  const gint64 du = x_major ? gint64(x1) - x0 : gint64(y1) - y0, dv = x_major ? gint64(y1) - y0 : gint64(x1) - x0;
+  const gint64 n = std::abs(du), su = du < 0 ? -1 : 1, sv = dv < 0 ? -1 : 1, adv = std::abs(dv);
+  const gint64 last = include_end ? n : n - 1;
+  const gint64 limit = x_major ? GST_VIDEO_FRAME_WIDTH(frame) : GST_VIDEO_FRAME_HEIGHT(frame);
+  // the steps whose major coordinate is inside the frame (thickness only grows the minor axis)
+  const gint64 k_lo = std::max<gint64>(0, su > 0 ? -u0 : u0 - (limit - 1));
+  const gint64 k_hi = std::min<gint64>(last, su > 0 ? limit - 1 - u0 : u0);
+  const gint half = line_width / 2;
+  auto minor_at = [&](gint64 k) { return n ? v0 + sv * ((2 * k * adv + n) / (2 * n)) : v0; };
+  // Steps on one minor coordinate form a run, filled as one rectangle (a translucent pen blends each
+  // pixel, and each chroma sample of a run, once).
+  auto fill_run = [&](gint64 k_first, gint64 k_end, gint64 v) {
+    const gint64 a = u0 + su * k_first, b = u0 + su * k_end;
+    const gint u = gint(std::min(a, b)), len = gint(std::abs(b - a) + 1), w = gint(v) - half;
+    if (x_major)
+      ccl_draw_fill_rect(frame, pen, u, w, len, line_width);
+    else
+      ccl_draw_fill_rect(frame, pen, w, u, line_width, len);
+  };
+  gint64 run_start = k_lo, run_v = minor_at(k_lo);
+  for (gint64 k = k_lo + 1; k <= k_hi; k++) {
+    const gint64 v = minor_at(k);
+    if (v == run_v) continue;
+    fill_run(run_start, k - 1, run_v);
+    run_start = k, run_v = v;
+  }
+  if (k_lo <= k_hi) fill_run(run_start, k_hi, run_v);
 }
 
 void ccl_number_size(guint value, gint scale, gint* width, gint* height) {

@@ -9,6 +9,12 @@
  * #GstVideoRegionOfInterestMeta (label = the "connected-component" parameter or the ROI id).
  * Boxes and centroids of a #GstCclMeta made for another frame size are rescaled to this frame.
  *
+ * With #GstCclOverlay:trail set to N > 0, every component with a track id (from a ccltracker
+ * upstream) also gets a trail: a line in #GstCclOverlay:color, #GstCclOverlay:line-width thick,
+ * through its centroids (rescaled like the boxes) of its last N frames. A track unseen in more than
+ * N frames in a row loses its trail; trails are forgotten on flush, on new caps and when the
+ * element stops.
+ *
  * Works in place on system-memory GRAY8, I420, NV12, RGBA and BGRx frames. On YUV and gray
  * frames the color is converted with the frame's colorimetry (gray frames get its luma only).
  *
@@ -32,6 +38,7 @@
 
 #include "ccl/gstcclmeta.h"
 #include "ccl_draw.h"
+#include "ccl_trail.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_overlay_debug);
 #define GST_CAT_DEFAULT gst_ccl_overlay_debug
@@ -45,6 +52,7 @@ enum {
   PROP_LABEL_BACKGROUND,
   PROP_LINE_WIDTH,
   PROP_LABEL_SCALE,
+  PROP_TRAIL,
 };
 
 #define DEFAULT_DRAW_BOXES TRUE
@@ -54,8 +62,12 @@ enum {
 #define DEFAULT_LABEL_BACKGROUND 0xc0000000u  // mostly opaque black
 #define DEFAULT_LINE_WIDTH 1u
 #define DEFAULT_LABEL_SCALE 0u  // automatic
+#define DEFAULT_TRAIL 0u        // no trails
 #define MAX_LINE_WIDTH 16u
 #define MAX_LABEL_SCALE 16u
+#define MAX_TRAIL 64u
+// Centroids are clamped to this before rounding to pixels: a corrupt meta cannot overflow the line walk.
+#define MAX_COORDINATE 1e6
 
 #define GST_CCL_OVERLAY_FORMATS "{ GRAY8, I420, NV12, RGBA, BGRx }"
 
@@ -64,7 +76,10 @@ struct _GstCclOverlay {
 
   // Properties, guarded by the object lock; read once per frame.
   gboolean draw_boxes, draw_centroids, draw_labels;
-  guint color, label_background, line_width, label_scale;
+  guint color, label_background, line_width, label_scale, trail;
+
+  // Streaming thread only (and start/stop, when no frame flows): centroids of the tracks' last frames.
+  CclTrails* trails;
 };
 
 G_DEFINE_TYPE(GstCclOverlay, gst_ccl_overlay, GST_TYPE_VIDEO_FILTER);
@@ -83,11 +98,12 @@ struct Mark {
   gdouble centroid_x, centroid_y;
   guint label;
   bool has_label;
+  guint track_id;  // 0 = not tracked
 };
 
 struct Settings {
   gboolean draw_boxes, draw_centroids, draw_labels;
-  guint color, label_background, line_width, label_scale;
+  guint color, label_background, line_width, label_scale, trail;
 };
 
 // From GstCclMeta, rescaled when the meta describes a frame of another size.
@@ -98,7 +114,7 @@ void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, std
     if (rescale) gst_ccl_component_scale(&c, meta->width, meta->height, guint(frame_w), guint(frame_h));
     // A ccltracker upstream gave it a track id: that is the number that stays with the object.
     const guint number = c.track_id ? c.track_id : c.label;
-    marks->push_back(Mark{c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y, number, true});
+    marks->push_back(Mark{c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y, number, true, c.track_id});
   }
 }
 
@@ -109,14 +125,15 @@ void marks_from_roi_metas(GstBuffer* buffer, std::vector<Mark>* marks) {
   while ((meta = gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
     auto* roi = reinterpret_cast<GstVideoRegionOfInterestMeta*>(meta);
     Mark m{gint(roi->x), gint(roi->y), gint(roi->w), gint(roi->h), roi->x + (roi->w - 1) / 2.0,
-           roi->y + (roi->h - 1) / 2.0, guint(std::max(roi->id, 0)), roi->id >= 0};
+           roi->y + (roi->h - 1) / 2.0, guint(std::max(roi->id, 0)), roi->id >= 0, 0};
     if (const GstStructure* s = gst_video_region_of_interest_meta_get_param(roi, "connected-component")) {
       gst_structure_get_double(s, "centroid-x", &m.centroid_x);
       gst_structure_get_double(s, "centroid-y", &m.centroid_y);
       guint label;
       if (gst_structure_get_uint(s, "label", &label)) m.label = label, m.has_label = true;
       guint track_id = 0;
-      if (gst_structure_get_uint(s, "track-id", &track_id) && track_id) m.label = track_id, m.has_label = true;
+      if (gst_structure_get_uint(s, "track-id", &track_id) && track_id)
+        m.label = track_id, m.has_label = true, m.track_id = track_id;
     }
     marks->push_back(m);
   }
@@ -125,6 +142,28 @@ void marks_from_roi_metas(GstBuffer* buffer, std::vector<Mark>* marks) {
 // Label digits grow with the frame so they stay readable: 7 px tall up to 799 lines, then more.
 gint label_scale_for(const Settings& s, gint frame_w, gint frame_h) {
   return s.label_scale ? gint(s.label_scale) : std::max(1, std::min(frame_w, frame_h) / 400);
+}
+
+gint to_pixel(gdouble v) {
+  if (std::isnan(v)) v = -MAX_COORDINATE;  // off the frame: the line is clipped away, not drawn to 0
+  return gint(std::lround(std::clamp(v, -MAX_COORDINATE, MAX_COORDINATE)));
+}
+
+// Records this frame's centroid of every tracked mark, then joins each one's history with lines.
+void draw_trails(GstVideoFrame* frame, const CclPen& pen, CclTrails* trails, const std::vector<Mark>& marks,
+                 const Settings& s) {
+  trails->begin_frame(s.trail);  // every frame counts, so ids that vanish are dropped in time
+  if (!s.trail) return;
+  for (const Mark& m : marks) trails->add(m.track_id, m.centroid_x, m.centroid_y);
+  for (const Mark& m : marks) {
+    const std::deque<CclTrailPoint>* points = m.track_id ? trails->points(m.track_id) : nullptr;
+    if (!points) continue;
+    for (size_t i = 1; i < points->size(); i++) {
+      const CclTrailPoint &a = (*points)[i - 1], &b = (*points)[i];
+      ccl_draw_line(frame, pen, to_pixel(a.x), to_pixel(a.y), to_pixel(b.x), to_pixel(b.y), gint(s.line_width),
+                    i + 1 == points->size());
+    }
+  }
 }
 
 void draw_label(GstVideoFrame* frame, const CclPen& pen, const CclPen& background, const Mark& m, gint scale) {
@@ -144,7 +183,7 @@ static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, 
   GstCclOverlay* self = GST_CCL_OVERLAY(filter);
   GST_OBJECT_LOCK(self);
   const Settings s{self->draw_boxes, self->draw_centroids, self->draw_labels, self->color,
-                   self->label_background, self->line_width, self->label_scale};
+                   self->label_background, self->line_width, self->label_scale, self->trail};
   GST_OBJECT_UNLOCK(self);
 
   const gint w = GST_VIDEO_FRAME_WIDTH(frame), h = GST_VIDEO_FRAME_HEIGHT(frame);
@@ -154,12 +193,14 @@ static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, 
   else
     marks_from_roi_metas(frame->buffer, &marks);
   GST_LOG_OBJECT(self, "drawing %zu components", marks.size());
+  const CclPen pen = ccl_pen_from_argb(&frame->info, s.color);
+  // Before the early return: a frame without components still ages the trails.
+  draw_trails(frame, pen, self->trails, marks, s);
   if (marks.empty()) return GST_FLOW_OK;
 
-  const CclPen pen = ccl_pen_from_argb(&frame->info, s.color);
   const CclPen background = ccl_pen_from_argb(&frame->info, s.label_background);
   const gint lw = gint(s.line_width);
-  // Labels last, so no box or cross is drawn over a number.
+  // Trails first (above), labels last, so no line, box or cross is drawn over a number.
   if (s.draw_boxes)
     for (const Mark& m : marks) ccl_draw_box(frame, pen, m.x, m.y, m.width, m.height, lw);
   if (s.draw_centroids) {
@@ -186,6 +227,7 @@ static void gst_ccl_overlay_set_property(GObject* object, guint prop_id, const G
     case PROP_LABEL_BACKGROUND: self->label_background = g_value_get_uint(value); break;
     case PROP_LINE_WIDTH: self->line_width = g_value_get_uint(value); break;
     case PROP_LABEL_SCALE: self->label_scale = g_value_get_uint(value); break;
+    case PROP_TRAIL: self->trail = g_value_get_uint(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -202,19 +244,49 @@ static void gst_ccl_overlay_get_property(GObject* object, guint prop_id, GValue*
     case PROP_LABEL_BACKGROUND: g_value_set_uint(value, self->label_background); break;
     case PROP_LINE_WIDTH: g_value_set_uint(value, self->line_width); break;
     case PROP_LABEL_SCALE: g_value_set_uint(value, self->label_scale); break;
+    case PROP_TRAIL: g_value_set_uint(value, self->trail); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
 }
 
+static gboolean gst_ccl_overlay_start(GstBaseTransform* trans) {
+  GST_CCL_OVERLAY(trans)->trails->clear();  // a new run starts with no trails
+  return TRUE;
+}
+
+static gboolean gst_ccl_overlay_stop(GstBaseTransform* trans) {
+  GST_CCL_OVERLAY(trans)->trails->clear();  // frees the histories while the element sits stopped
+  return TRUE;
+}
+
+// New caps: positions in the old frames mean nothing in the new ones.
+static gboolean gst_ccl_overlay_set_info(GstVideoFilter* filter, GstCaps*, GstVideoInfo*, GstCaps*, GstVideoInfo*) {
+  GST_CCL_OVERLAY(filter)->trails->clear();
+  return TRUE;
+}
+
+static gboolean gst_ccl_overlay_sink_event(GstBaseTransform* trans, GstEvent* event) {
+  // The stream goes on from elsewhere: no trail continues across a flush.
+  if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) GST_CCL_OVERLAY(trans)->trails->clear();
+  return GST_BASE_TRANSFORM_CLASS(gst_ccl_overlay_parent_class)->sink_event(trans, event);
+}
+
+static void gst_ccl_overlay_finalize(GObject* object) {
+  delete GST_CCL_OVERLAY(object)->trails;
+  G_OBJECT_CLASS(gst_ccl_overlay_parent_class)->finalize(object);
+}
+
 static void gst_ccl_overlay_class_init(GstCclOverlayClass* klass) {
   GObjectClass* gobject_class = G_OBJECT_CLASS(klass);
   GstElementClass* element_class = GST_ELEMENT_CLASS(klass);
+  GstBaseTransformClass* trans_class = GST_BASE_TRANSFORM_CLASS(klass);
   GstVideoFilterClass* filter_class = GST_VIDEO_FILTER_CLASS(klass);
   const auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
 
   gobject_class->set_property = gst_ccl_overlay_set_property;
   gobject_class->get_property = gst_ccl_overlay_get_property;
+  gobject_class->finalize = gst_ccl_overlay_finalize;
 
   g_object_class_install_property(
       gobject_class, PROP_DRAW_BOXES,
@@ -242,7 +314,7 @@ static void gst_ccl_overlay_class_init(GstCclOverlayClass* klass) {
                         DEFAULT_LABEL_BACKGROUND, flags));
   g_object_class_install_property(
       gobject_class, PROP_LINE_WIDTH,
-      g_param_spec_uint("line-width", "Line width", "Thickness of box outlines and crosses in pixels", 1,
+      g_param_spec_uint("line-width", "Line width", "Thickness of box outlines, crosses and trails in pixels", 1,
                         MAX_LINE_WIDTH, DEFAULT_LINE_WIDTH, flags));
   g_object_class_install_property(
       gobject_class, PROP_LABEL_SCALE,
@@ -250,6 +322,12 @@ static void gst_ccl_overlay_class_init(GstCclOverlayClass* klass) {
                         "Size of the label digits: each is 5x7 font pixels of scale x scale frame pixels "
                         "(0 = automatic: 1 per 400 pixels of the frame's shorter side, at least 1)",
                         0, MAX_LABEL_SCALE, DEFAULT_LABEL_SCALE, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_TRAIL,
+      g_param_spec_uint("trail", "Trail",
+                        "Join the centroids of each tracked component's last N frames with a line in the color "
+                        "(components with a track id from ccltracker only; 0 = no trails)",
+                        0, MAX_TRAIL, DEFAULT_TRAIL, flags));
 
   gst_element_class_set_static_metadata(
       element_class, "Connected component overlay", "Filter/Effect/Video",
@@ -267,6 +345,10 @@ static void gst_ccl_overlay_class_init(GstCclOverlayClass* klass) {
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);
 
+  trans_class->start = GST_DEBUG_FUNCPTR(gst_ccl_overlay_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR(gst_ccl_overlay_stop);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_ccl_overlay_sink_event);
+  filter_class->set_info = GST_DEBUG_FUNCPTR(gst_ccl_overlay_set_info);
   filter_class->transform_frame_ip = GST_DEBUG_FUNCPTR(gst_ccl_overlay_transform_frame_ip);
 
   GST_DEBUG_CATEGORY_INIT(gst_ccl_overlay_debug, "ccloverlay", 0, "connected component overlay");
@@ -280,4 +362,6 @@ static void gst_ccl_overlay_init(GstCclOverlay* self) {
   self->label_background = DEFAULT_LABEL_BACKGROUND;
   self->line_width = DEFAULT_LINE_WIDTH;
   self->label_scale = DEFAULT_LABEL_SCALE;
+  self->trail = DEFAULT_TRAIL;
+  self->trails = new CclTrails();
 }
