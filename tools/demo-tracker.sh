@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Track ids on the daylight scene: cclblobsrc scene=daylight ! cudaccl foreground=motion open=1
-# min-area=50 ! ccltracker ! ccloverlay (which draws the track id where one is set); frames 60, 70,
+# min-area=50 ! ccltracker ! ccloverlay trail=12 (the track id where one is set, and a line through
+# its last 12 centroids); frames 60, 70,
 # 80 and 90 side by side in docs/demo-tracker.png. Run after tools/demo.sh has built ./build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -10,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 gst-launch-1.0 -q cclblobsrc scene=daylight num-buffers=91 ! \
   cudaccl foreground=motion open=1 min-area=50 ! ccltracker ! \
   videoconvert ! video/x-raw,format=RGBA ! videoscale ! video/x-raw,width=400,height=225 ! \
-  ccloverlay label-scale=1 ! videoconvert ! video/x-raw,format=RGB ! multifilesink location="$tmp/f%03d.rgb"
+  ccloverlay label-scale=1 trail=12 ! videoconvert ! video/x-raw,format=RGB ! multifilesink location="$tmp/f%03d.rgb"
 python3 - "$tmp" <<'PY'
 import sys
 tmp, w, h, gap = sys.argv[1], 400, 225, 4

@@ -3,7 +3,8 @@
  * @title: ccloverlay
  *
  * Draws what cudaccl found, so a person can see it: each component's bounding box, a cross on
- * its centroid and its label number (its track id instead where a ccltracker gave it one), onto
+ * its centroid and its label number (its track id instead where a ccltracker gave it one; where
+ * one gave ids, components without one, tracks not yet confirmed, get no number), onto
  * the video frame itself. The components come from the
  * #GstCclMeta on the buffer, or, when a buffer carries none, from its
  * #GstVideoRegionOfInterestMeta (label = the "connected-component" parameter or the ROI id).
@@ -109,12 +110,16 @@ struct Settings {
 // From GstCclMeta, rescaled when the meta describes a frame of another size.
 void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, std::vector<Mark>* marks) {
   const bool rescale = meta->width && meta->height && (meta->width != guint(frame_w) || meta->height != guint(frame_h));
+  // A ccltracker upstream gave track ids: those are the numbers that stay with the objects, and the
+  // components without one (tracks not yet confirmed) get no number, so no label reads as a track id.
+  bool tracked = false;
+  for (guint i = 0; i < meta->n_components; i++) tracked |= meta->components[i].track_id != 0;
   for (guint i = 0; i < meta->n_components; i++) {
     GstCclComponent c = meta->components[i];
     if (rescale) gst_ccl_component_scale(&c, meta->width, meta->height, guint(frame_w), guint(frame_h));
-    // A ccltracker upstream gave it a track id: that is the number that stays with the object.
     const guint number = c.track_id ? c.track_id : c.label;
-    marks->push_back(Mark{c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y, number, true, c.track_id});
+    marks->push_back(Mark{c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y, number, !tracked || c.track_id != 0,
+                          c.track_id});
   }
 }
 
@@ -132,8 +137,9 @@ void marks_from_roi_metas(GstBuffer* buffer, std::vector<Mark>* marks) {
       guint label;
       if (gst_structure_get_uint(s, "label", &label)) m.label = label, m.has_label = true;
       guint track_id = 0;
-      if (gst_structure_get_uint(s, "track-id", &track_id) && track_id)
-        m.label = track_id, m.has_label = true, m.track_id = track_id;
+      // "track-id" is there when a ccltracker ran: 0 (not confirmed yet) gets no number.
+      if (gst_structure_get_uint(s, "track-id", &track_id))
+        m.label = track_id, m.has_label = track_id != 0, m.track_id = track_id;
     }
     marks->push_back(m);
   }

@@ -6,6 +6,7 @@
 #include <gst/video/video.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 #include <string>
@@ -198,6 +199,24 @@ TEST(CclOverlayTrail, IdsUnseenForLongerThanTheTrailAreForgotten) {
   o.push({}, false);
   o.push({});
   EXPECT_EQ(o.push({{4, 30, 10}}), Pixels{}) << "unseen for 3 frames > trail: forgotten";
+}
+
+}  // namespace
+
+namespace {
+
+// Where a tracker gave ids, a component without one (a track not yet confirmed) gets no number, so
+// no label number can be read as a track id; without a tracker every component shows its label.
+TEST(CclOverlayNumbers, UntrackedComponentsGetNoNumberWhereOthersHaveTrackIds) {
+  Overlay o("draw-labels=true");
+  auto left = [](const Pixels& p) { return std::count_if(p.begin(), p.end(), [](const Pixel& q) { return q.first < 30; }); };
+  auto right = [](const Pixels& p) { return std::count_if(p.begin(), p.end(), [](const Pixel& q) { return q.first >= 30; }); };
+  const Pixels tracked = o.push({{0, 10, 16}, {7, 40, 16}});
+  EXPECT_EQ(left(tracked), 0) << "the tentative component got a number";
+  EXPECT_GT(right(tracked), 0) << "the tracked component lost its number";
+  const Pixels untracked = o.push({{0, 10, 16}, {0, 40, 16}});
+  EXPECT_GT(left(untracked), 0) << "without track ids the label is drawn";
+  EXPECT_GT(right(untracked), 0);
 }
 
 }  // namespace
