@@ -68,13 +68,7 @@ void GstCclFrameRing::attach_outputs(const Slot& slot, GstBuffer* buffer) {
   if (slot.settings.attach_analytics_meta) gst_ccl_outputs_add_analytics_meta(buffer, result.components);
 #endif
   if (slot.settings.post_messages) {
-    const GstSegment& segment = trans_->segment;
-    const GstClockTime pts = GST_BUFFER_PTS(buffer);
-    GstCclFrameTimes times;
-    times.timestamp = pts;
-    times.stream_time = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, pts);
-    times.running_time = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, pts);
-    times.duration = GST_BUFFER_DURATION(buffer);
+    const GstCclFrameTimes times = gst_ccl_outputs_frame_times(trans_->segment, buffer);
     gst_element_post_message(GST_ELEMENT(trans_), gst_message_new_element(GST_OBJECT(trans_),
                                                                           gst_ccl_outputs_message_structure(result, times)));
   }

@@ -67,29 +67,64 @@ void gst_ccl_outputs_add_meta(GstBuffer* buffer, const ccl::Result& result) {
   GST_LOG("attached %zu of %u components", result.components.size(), result.n_components_total);
 }
 
-static GstStructure* message_component(const ccl::Component& c) {
+namespace {
+
+// One "component" entry of the message; `track_id` is added where a tracker ran (>= 0).
+GstStructure* message_component(guint32 label, gint x, gint y, gint width, gint height, guint32 area, gdouble centroid_x,
+                                gdouble centroid_y, gint64 track_id) {
   const ComponentQuarks& q = quarks();
-  return gst_structure_new_id(q.component, q.label, G_TYPE_UINT, c.label, q.x, G_TYPE_INT, c.x, q.y, G_TYPE_INT, c.y,
-                              q.width, G_TYPE_INT, c.width, q.height, G_TYPE_INT, c.height, q.area, G_TYPE_UINT,
-                              c.area, q.centroid_x, G_TYPE_DOUBLE, c.centroid_x, q.centroid_y, G_TYPE_DOUBLE,
-                              c.centroid_y, nullptr);
+  GstStructure* s = gst_structure_new_id(q.component, q.label, G_TYPE_UINT, label, q.x, G_TYPE_INT, x, q.y, G_TYPE_INT,
+                                         y, q.width, G_TYPE_INT, width, q.height, G_TYPE_INT, height, q.area,
+                                         G_TYPE_UINT, area, q.centroid_x, G_TYPE_DOUBLE, centroid_x, q.centroid_y,
+                                         G_TYPE_DOUBLE, centroid_y, nullptr);
+  if (track_id >= 0) gst_structure_id_set(s, q.track_id, G_TYPE_UINT, guint(track_id), nullptr);
+  return s;
 }
 
-GstStructure* gst_ccl_outputs_message_structure(const ccl::Result& result, const GstCclFrameTimes& times) {
+// The "ccl" structure around the components `entry(i)` makes, i in [0, n).
+template <typename Entry>
+GstStructure* message_structure(std::size_t n, Entry entry, gint width, gint height, guint n_total, bool truncated,
+                                const GstCclFrameTimes& times) {
   GValue list = G_VALUE_INIT;
   g_value_init(&list, GST_TYPE_LIST);
-  for (const ccl::Component& c : result.components) {
+  for (std::size_t i = 0; i < n; ++i) {
     GValue item = G_VALUE_INIT;
     g_value_init(&item, GST_TYPE_STRUCTURE);
-    g_value_take_boxed(&item, message_component(c));
+    g_value_take_boxed(&item, entry(i));
     gst_value_list_append_and_take_value(&list, &item);
   }
   GstStructure* s = gst_structure_new(
       "ccl", "timestamp", G_TYPE_UINT64, guint64(times.timestamp), "stream-time", G_TYPE_UINT64,
       guint64(times.stream_time), "running-time", G_TYPE_UINT64, guint64(times.running_time), "duration",
-      G_TYPE_UINT64, guint64(times.duration), "width", G_TYPE_INT, result.width, "height", G_TYPE_INT,
-      result.height, "n-components", G_TYPE_UINT, guint(result.components.size()), "n-components-total",
-      G_TYPE_UINT, result.n_components_total, "truncated", G_TYPE_BOOLEAN, gboolean(result.truncated), nullptr);
+      G_TYPE_UINT64, guint64(times.duration), "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+      "n-components", G_TYPE_UINT, guint(n), "n-components-total", G_TYPE_UINT, n_total, "truncated", G_TYPE_BOOLEAN,
+      gboolean(truncated), nullptr);
   gst_structure_take_value(s, "components", &list);
   return s;
+}
+
+}  // namespace
+
+GstStructure* gst_ccl_outputs_message_structure(const ccl::Result& result, const GstCclFrameTimes& times) {
+  const auto entry = [&](std::size_t i) {
+    const ccl::Component& c = result.components[i];
+    return message_component(c.label, c.x, c.y, c.width, c.height, c.area, c.centroid_x, c.centroid_y, -1);
+  };
+  return message_structure(result.components.size(), entry, result.width, result.height, result.n_components_total,
+                           result.truncated, times);
+}
+
+GstStructure* gst_ccl_outputs_tracked_message_structure(const GstCclMeta* meta, const GstCclFrameTimes& times) {
+  const auto entry = [&](std::size_t i) {
+    const GstCclComponent& c = meta->components[i];
+    return message_component(c.label, c.x, c.y, c.width, c.height, c.area, c.centroid_x, c.centroid_y, c.track_id);
+  };
+  return message_structure(meta->n_components, entry, gint(meta->width), gint(meta->height), meta->n_components_total,
+                           meta->truncated, times);
+}
+
+GstCclFrameTimes gst_ccl_outputs_frame_times(const GstSegment& segment, GstBuffer* buffer) {
+  const GstClockTime pts = GST_BUFFER_PTS(buffer);
+  return GstCclFrameTimes{pts, gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, pts),
+                          gst_segment_to_running_time(&segment, GST_FORMAT_TIME, pts), GST_BUFFER_DURATION(buffer)};
 }

@@ -6,6 +6,7 @@
 
 #include <gst/gst.h>
 
+#include "ccl/gstcclmeta.h"
 #include "ccl/types.hpp"
 #include "config.h"
 
@@ -33,5 +34,11 @@ struct GstCclFrameTimes {
   GstClockTime timestamp, stream_time, running_time, duration;
 };
 
+GstCclFrameTimes gst_ccl_outputs_frame_times(const GstSegment& segment, GstBuffer* buffer);
+
 // The element message structure "ccl".
 GstStructure* gst_ccl_outputs_message_structure(const ccl::Result& result, const GstCclFrameTimes& times);
+
+// The same from a GstCclMeta a tracker updated: every component entry also has "track-id" (uint, 0 =
+// none). ccltracker posts it.
+GstStructure* gst_ccl_outputs_tracked_message_structure(const GstCclMeta* meta, const GstCclFrameTimes& times);

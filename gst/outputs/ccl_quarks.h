@@ -17,6 +17,7 @@ struct ComponentQuarks {
   GQuark height = g_quark_from_static_string("height");
   GQuark centroid_x = g_quark_from_static_string("centroid-x");
   GQuark centroid_y = g_quark_from_static_string("centroid-y");
+  GQuark track_id = g_quark_from_static_string("track-id");
 };
 
 inline const ComponentQuarks& quarks() {

@@ -10,7 +10,9 @@
  * after min-hits consecutive matches and ends after max-misses frames without one; ids are never
  * given twice while the element runs (they restart at 1 after it stopped). Pixels are untouched and
  * any caps and memory (CUDA memory too) pass. Tracks end at EOS, on flush, new caps and stop, so
- * with post-messages every "start" message is followed by exactly one "end" message.
+ * with post-messages every "start" message is followed by exactly one "end" message. With
+ * post-frame-messages the element posts each frame's "ccl" message, cudaccl's layout with
+ * "track-id" in every component entry.
  *
  * ## Example launch line
  * |[
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "ccl/gstcclmeta.h"
+#include "ccl_outputs.h"
 #include "ccl_track_messages.h"
 #include "ccl_track_outputs.h"
 #include "tracker/tracker.hpp"
@@ -34,9 +37,10 @@
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_tracker_debug);
 #define GST_CAT_DEFAULT gst_ccl_tracker_debug
 
-enum { PROP_0, PROP_MIN_HITS, PROP_MAX_MISSES, PROP_MIN_IOU, PROP_GATE, PROP_POST_MESSAGES };
+enum { PROP_0, PROP_MIN_HITS, PROP_MAX_MISSES, PROP_MIN_IOU, PROP_GATE, PROP_POST_MESSAGES, PROP_POST_FRAME_MESSAGES };
 
 #define DEFAULT_POST_MESSAGES FALSE
+#define DEFAULT_POST_FRAME_MESSAGES FALSE
 
 struct _GstCclTracker {
   GstBaseTransform parent;
@@ -44,6 +48,7 @@ struct _GstCclTracker {
   // Properties, guarded by the object lock; read once per frame.
   ccl::track::Options options;
   gboolean post_messages;
+  gboolean post_frame_messages;
 
   // Streaming thread only.
   ccl::track::Tracker* tracker;
@@ -141,7 +146,7 @@ static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBu
   }
   GST_OBJECT_LOCK(self);
   const ccl::track::Options options = self->options;
-  const bool post = self->post_messages;
+  const bool post = self->post_messages, post_frame = self->post_frame_messages;
   GST_OBJECT_UNLOCK(self);
   self->tracker->set_options(options);
 
@@ -163,6 +168,10 @@ static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBu
   gst_ccl_track_add_analytics(buffer, meta, first_seen_of(*self->tracker, meta), pts);
 #endif
   if (post) post_events(self);
+  if (post_frame)
+    gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self),
+                                                                        gst_ccl_outputs_tracked_message_structure(
+                                                                            meta, gst_ccl_outputs_frame_times(trans->segment, buffer))));
   GST_LOG_OBJECT(self, "%u components, %zu live tracks", meta->n_components, self->tracker->tracks().size());
   return GST_FLOW_OK;
 }
@@ -176,6 +185,7 @@ static void gst_ccl_tracker_set_property(GObject* object, guint prop_id, const G
     case PROP_MIN_IOU: self->options.min_iou = float(g_value_get_double(value)); break;
     case PROP_GATE: self->options.gate = float(g_value_get_double(value)); break;
     case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean(value); break;
+    case PROP_POST_FRAME_MESSAGES: self->post_frame_messages = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -190,6 +200,7 @@ static void gst_ccl_tracker_get_property(GObject* object, guint prop_id, GValue*
     case PROP_MIN_IOU: g_value_set_double(value, self->options.min_iou); break;
     case PROP_GATE: g_value_set_double(value, self->options.gate); break;
     case PROP_POST_MESSAGES: g_value_set_boolean(value, self->post_messages); break;
+    case PROP_POST_FRAME_MESSAGES: g_value_set_boolean(value, self->post_frame_messages); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -243,6 +254,12 @@ static void gst_ccl_tracker_class_init(GstCclTrackerClass* klass) {
       g_param_spec_boolean("post-messages", "Post messages",
                            "Post a \"ccl-track\" element message when a track starts (is confirmed) or ends",
                            DEFAULT_POST_MESSAGES, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_POST_FRAME_MESSAGES,
+      g_param_spec_boolean("post-frame-messages", "Post frame messages",
+                           "Post one \"ccl\" element message per frame: cudaccl's message (post-messages there) "
+                           "with \"track-id\" (0 = none) in every component entry",
+                           DEFAULT_POST_FRAME_MESSAGES, flags));
 
   gst_element_class_set_static_metadata(
       element_class, "Connected component tracker", "Filter/Analyzer/Video",
@@ -268,6 +285,7 @@ static void gst_ccl_tracker_class_init(GstCclTrackerClass* klass) {
 static void gst_ccl_tracker_init(GstCclTracker* self) {
   self->options = ccl::track::Options{};
   self->post_messages = DEFAULT_POST_MESSAGES;
+  self->post_frame_messages = DEFAULT_POST_FRAME_MESSAGES;
   self->tracker = nullptr;
   self->detections = new std::vector<ccl::track::Detection>();
   self->ids = new std::vector<std::uint32_t>();

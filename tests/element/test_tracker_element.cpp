@@ -3,6 +3,7 @@
 // ROI params, flush and caps resets, "ccl-track" messages, any caps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -262,6 +263,84 @@ TEST(CclTracker, EveryStartGetsAnEndAtEosFlushAndNewCaps) {
   }
   EXPECT_NE(eos, nullptr) << "the EOS went on";
   if (eos) gst_event_unref(eos);
+}
+
+// With post-frame-messages, each frame's "ccl" message from ccltracker is cudaccl's "ccl" message
+// of the same frame (same fields, same order) plus "track-id" in every component entry, equal to
+// the GstCclMeta's track_id.
+TEST(CclTracker, FrameMessagesAreCudacclsWithTrackIds) {
+  elcheck::init();
+  GstElement* p = elcheck::parse(
+      "cclblobsrc num-buffers=12 ! video/x-raw,format=GRAY8,width=160,height=120 ! "
+      "cudaccl name=ccl backend=cpu threshold=128 post-messages=true ! "
+      "ccltracker name=tracker min-hits=2 post-frame-messages=true ! fakesink name=sink");
+  ASSERT_NE(p, nullptr);
+  std::vector<std::vector<guint32>> meta_ids;
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
+  GstPad* pad = gst_element_get_static_pad(sink, "sink");
+  gst_pad_add_probe(
+      pad, GST_PAD_PROBE_TYPE_BUFFER,
+      [](GstPad*, GstPadProbeInfo* info, gpointer data) {
+        auto* ids = static_cast<std::vector<std::vector<guint32>>*>(data);
+        ids->emplace_back();
+        if (const GstCclMeta* m = gst_buffer_get_ccl_meta(GST_PAD_PROBE_INFO_BUFFER(info)))
+          for (guint i = 0; i < m->n_components; ++i) ids->back().push_back(m->components[i].track_id);
+        return GST_PAD_PROBE_OK;
+      },
+      &meta_ids, nullptr);
+  gst_object_unref(pad);
+  gst_object_unref(sink);
+  std::vector<std::string> from_ccl, from_tracker_without_ids;
+  std::vector<std::vector<guint32>> message_ids;
+  GstBus* bus = gst_element_get_bus(p);
+  gst_element_set_state(p, GST_STATE_PLAYING);
+  bool eos = false;
+  while (!eos) {
+    GstMessage* m = gst_bus_timed_pop_filtered(bus, 30 * GST_SECOND,
+                                               GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
+    ASSERT_NE(m, nullptr) << "timeout";
+    eos = GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS;
+    ASSERT_NE(GST_MESSAGE_TYPE(m), GST_MESSAGE_ERROR);
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "ccl")) {
+      GstStructure* s = gst_structure_copy(gst_message_get_structure(m));
+      const std::string source = GST_OBJECT_NAME(GST_MESSAGE_SRC(m));
+      if (source == "tracker") {
+        // Take "track-id" out of every entry: what is left must be cudaccl's message.
+        const GValue* list = gst_structure_get_value(s, "components");
+        GValue stripped = G_VALUE_INIT;
+        g_value_init(&stripped, GST_TYPE_LIST);
+        message_ids.emplace_back();
+        for (guint i = 0; i < gst_value_list_get_size(list); ++i) {
+          GstStructure* c = gst_structure_copy(gst_value_get_structure(gst_value_list_get_value(list, i)));
+          guint id = 12345;
+          EXPECT_TRUE(gst_structure_get_uint(c, "track-id", &id)) << "entry " << i << " has no track-id";
+          message_ids.back().push_back(id);
+          gst_structure_remove_field(c, "track-id");
+          GValue item = G_VALUE_INIT;
+          g_value_init(&item, GST_TYPE_STRUCTURE);
+          g_value_take_boxed(&item, c);
+          gst_value_list_append_and_take_value(&stripped, &item);
+        }
+        gst_structure_take_value(s, "components", &stripped);
+      }
+      gchar* text = gst_structure_to_string(s);
+      (source == "tracker" ? from_tracker_without_ids : from_ccl).push_back(text);
+      g_free(text);
+      gst_structure_free(s);
+    }
+    gst_message_unref(m);
+  }
+  gst_element_set_state(p, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(p);
+  ASSERT_EQ(from_ccl.size(), 12u);
+  EXPECT_EQ(from_tracker_without_ids, from_ccl);
+  EXPECT_EQ(message_ids, meta_ids);
+  ASSERT_EQ(message_ids.size(), 12u);
+  EXPECT_TRUE(std::all_of(message_ids[0].begin(), message_ids[0].end(), [](guint32 id) { return id == 0; }))
+      << "min-hits=2: nothing is confirmed in the first frame";
+  EXPECT_TRUE(std::any_of(message_ids[11].begin(), message_ids[11].end(), [](guint32 id) { return id != 0; }))
+      << "no track ids by the last frame";
 }
 
 TEST(CclTracker, AcceptsAnyCaps) {
