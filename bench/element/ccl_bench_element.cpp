@@ -41,6 +41,7 @@
 #include "ccl_outputs.h"
 #include "core_stages.hpp"
 #include "frames.hpp"
+#include "nv12_frame_ring.hpp"
 #include "percentile.hpp"
 
 namespace {
@@ -87,48 +88,16 @@ std::vector<frames::Frame> disc_frames(int w, int h, int n, int discs) {
   return v;
 }
 
-// The ring: NV12 GstCudaBufferPool buffers, luma = the frame, chroma 128, uploaded once.
-struct Ring {
-  GstBufferPool* pool = nullptr;
-  GstCaps* caps = nullptr;
-  GstVideoInfo info;
-  std::vector<GstBuffer*> buffers;
+std::vector<const std::uint8_t*> lumas_of(const std::vector<frames::Frame>& fs) {
+  std::vector<const std::uint8_t*> lumas;
+  for (const frames::Frame& f : fs) lumas.push_back(f.pixels.data());
+  return lumas;
+}
 
-  Ring(GstCudaContext* context, const std::vector<frames::Frame>& fs) {
-    const int w = fs[0].width, h = fs[0].height;
-    gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, guint(w), guint(h));
-    GST_VIDEO_INFO_FPS_N(&info) = 30;
-    caps = gst_video_info_to_caps(&info);
-    gst_caps_set_features_simple(caps, gst_caps_features_new(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
-    pool = gst_cuda_buffer_pool_new(context);
-    GstStructure* config = gst_buffer_pool_get_config(pool);
-    gst_buffer_pool_config_set_params(config, caps, guint(info.size), guint(fs.size()), 0);
-    gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-    if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) fail("buffer pool");
-    for (const frames::Frame& f : fs) {
-      GstBuffer* b = nullptr;
-      if (gst_buffer_pool_acquire_buffer(pool, &b, nullptr) != GST_FLOW_OK) fail("acquire");
-      GstVideoFrame frame;
-      if (!gst_video_frame_map(&frame, &info, b, GST_MAP_WRITE)) fail("map for writing");
-      auto* y = static_cast<std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
-      for (int r = 0; r < h; ++r)
-        std::memcpy(y + std::size_t(r) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0), &f.pixels[std::size_t(r) * f.stride],
-                    std::size_t(w));
-      std::memset(GST_VIDEO_FRAME_PLANE_DATA(&frame, 1), 128,
-                  std::size_t(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 1)) * GST_VIDEO_FRAME_COMP_HEIGHT(&frame, 1));
-      gst_video_frame_unmap(&frame);
-      // Map for CUDA once so the upload happens now, not inside the timed loop.
-      if (!gst_video_frame_map(&frame, &info, b, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA))) fail("map for CUDA");
-      gst_video_frame_unmap(&frame);
-      buffers.push_back(b);
-    }
-  }
-  ~Ring() {
-    for (GstBuffer* b : buffers) gst_buffer_unref(b);
-    gst_buffer_pool_set_active(pool, FALSE);
-    gst_object_unref(pool);
-    gst_caps_unref(caps);
-  }
+// The frames as CUDA-memory NV12 buffers, uploaded once (bench/common/nv12_frame_ring.hpp).
+struct Ring : bench::Nv12FrameRing {
+  Ring(GstCudaContext* context, const std::vector<frames::Frame>& fs)
+      : Nv12FrameRing(context, fs[0].width, fs[0].height, fs[0].stride, lumas_of(fs)) {}
   static void fail(const char* what) {
     std::fprintf(stderr, "ccl-bench-element: %s failed\n", what);
     std::exit(1);

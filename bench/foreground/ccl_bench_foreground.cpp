@@ -48,6 +48,7 @@
 
 #include "ccl/gstcclmeta.h"
 #include "daylight_frames.hpp"
+#include "nv12_frame_ring.hpp"
 #include "percentile.hpp"
 
 namespace {
@@ -127,53 +128,16 @@ void configure(GstElement* e, GstCudaContext* context, const Props& props) {
   gst_context_unref(c);
 }
 
-// The ring: NV12 GstCudaBufferPool buffers, luma = the frame, chroma 128, uploaded once.
-struct Ring {
-  GstBufferPool* pool = nullptr;
-  GstCaps* caps = nullptr;
-  GstVideoInfo info;
-  std::vector<GstBuffer*> buffers;
+std::vector<const std::uint8_t*> lumas_of(const bench::DaylightSequence& seq) {
+  std::vector<const std::uint8_t*> lumas;
+  for (const auto& f : seq.frames) lumas.push_back(f.data());
+  return lumas;
+}
 
-  Ring(GstCudaContext* context, const bench::DaylightSequence& seq) {
-    const int w = seq.width, h = seq.height;
-    gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, guint(w), guint(h));
-    GST_VIDEO_INFO_FPS_N(&info) = 30;
-    caps = gst_video_info_to_caps(&info);
-    if (context)
-      gst_caps_set_features_simple(caps, gst_caps_features_new(GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, nullptr));
-    pool = context ? gst_cuda_buffer_pool_new(context) : gst_video_buffer_pool_new();
-    GstStructure* config = gst_buffer_pool_get_config(pool);
-    gst_buffer_pool_config_set_params(config, caps, guint(info.size), guint(seq.frames.size()), 0);
-    gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-    if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE))
-      fail("buffer pool failed");
-    for (const auto& f : seq.frames) {
-      GstBuffer* b = nullptr;
-      if (gst_buffer_pool_acquire_buffer(pool, &b, nullptr) != GST_FLOW_OK) fail("acquire failed");
-      GstVideoFrame frame;
-      if (!gst_video_frame_map(&frame, &info, b, GST_MAP_WRITE)) fail("map for writing failed");
-      auto* y = static_cast<std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
-      for (int r = 0; r < h; ++r)
-        std::memcpy(y + std::size_t(r) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0), &f[std::size_t(r) * seq.stride],
-                    std::size_t(w));
-      std::memset(GST_VIDEO_FRAME_PLANE_DATA(&frame, 1), 128,
-                  std::size_t(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 1)) * GST_VIDEO_FRAME_COMP_HEIGHT(&frame, 1));
-      gst_video_frame_unmap(&frame);
-      // Map for CUDA once so the upload happens now, not inside the timed loop.
-      if (context) {
-        if (!gst_video_frame_map(&frame, &info, b, GstMapFlags(GST_MAP_READ | GST_MAP_CUDA)))
-          fail("map for CUDA failed");
-        gst_video_frame_unmap(&frame);
-      }
-      buffers.push_back(b);
-    }
-  }
-  ~Ring() {
-    for (GstBuffer* b : buffers) gst_buffer_unref(b);
-    gst_buffer_pool_set_active(pool, FALSE);
-    gst_object_unref(pool);
-    gst_caps_unref(caps);
-  }
+// The sequence as NV12 buffers uploaded once (bench/common/nv12_frame_ring.hpp; no context: system memory).
+struct Ring : bench::Nv12FrameRing {
+  Ring(GstCudaContext* context, const bench::DaylightSequence& seq)
+      : Nv12FrameRing(context, seq.width, seq.height, seq.stride, lumas_of(seq)) {}
   // Frame i of the stream, ping-pong over the ring; a shallow copy sharing the CUDA memory.
   GstBuffer* frame(std::size_t i) const { return gst_buffer_copy(buffers[ping_pong(i, buffers.size())]); }
 };

@@ -77,7 +77,8 @@ TEST(CclTracker, DaylightSceneScore) {
     std::printf("daylight %s: %d of %d stretches (%d frames) of an object alone and whole in view kept one track id\n",
                 seed, r.runs_one_id, r.runs, r.frames);
     EXPECT_GE(r.runs, 5) << seed << ": too few stretches to judge";
-    // Measured: 23 of 26 (seed 1) and 33 of 33 (seed 2); the 3 are not yet explained (see README).
+    // Measured: 23 of 26 (seed 1) and 33 of 33 (seed 2); the 3 switch to a track the motion mask gave
+    // a band of the striped object earlier (README, "Tracking components").
     EXPECT_GE(r.runs_one_id, r.runs * 9 / 10) << seed;
   }
   std::printf("daylight: %ld id switches over both seeds\n", total_switches);
