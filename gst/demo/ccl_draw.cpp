@@ -109,7 +109,7 @@ void ccl_draw_line(GstVideoFrame* frame, const CclPen& pen, gint x0, gint y0, gi
   const gint half = line_width / 2;
   auto minor_at = [&](gint64 k) { return n ? v0 + sv * ((2 * k * adv + n) / (2 * n)) : v0; };
   // Steps on one minor coordinate form a run, filled as one rectangle (a translucent pen blends each
-  // pixel, and each chroma sample of a run, once).
+  // pixel once; a chroma sample shared by two runs of a diagonal is blended by both).
   auto fill_run = [&](gint64 k_first, gint64 k_end, gint64 v) {
     const gint64 a = u0 + su * k_first, b = u0 + su * k_end;
     const gint u = gint(std::min(a, b)), len = gint(std::abs(b - a) + 1), w = gint(v) - half;

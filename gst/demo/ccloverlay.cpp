@@ -3,8 +3,8 @@
  * @title: ccloverlay
  *
  * Draws what cudaccl found, so a person can see it: each component's bounding box, a cross on
- * its centroid and its label number (its track id instead where a ccltracker gave it one; where
- * one gave ids, components without one, tracks not yet confirmed, get no number), onto
+ * its centroid and its label number (its track id instead where a ccltracker gave it one; once one
+ * gave ids in the stream, components without one, tracks not yet confirmed, get no number), onto
  * the video frame itself. The components come from the
  * #GstCclMeta on the buffer, or, when a buffer carries none, from its
  * #GstVideoRegionOfInterestMeta (label = the "connected-component" parameter or the ROI id).
@@ -13,8 +13,8 @@
  * With #GstCclOverlay:trail set to N > 0, every component with a track id (from a ccltracker
  * upstream) also gets a trail: a line in #GstCclOverlay:color, #GstCclOverlay:line-width thick,
  * through its centroids (rescaled like the boxes) of its last N frames. A track unseen in more than
- * N frames in a row loses its trail; trails are forgotten on flush, on new caps and when the
- * element stops.
+ * N frames in a row loses its trail; trails are forgotten on flush, on caps with another frame
+ * size and when the element stops.
  *
  * Works in place on system-memory GRAY8, I420, NV12, RGBA and BGRx frames. On YUV and gray
  * frames the color is converted with the frame's colorimetry (gray frames get its luma only).
@@ -81,6 +81,8 @@ struct _GstCclOverlay {
 
   // Streaming thread only (and start/stop, when no frame flows): centroids of the tracks' last frames.
   CclTrails* trails;
+  // A ccltracker upstream gave track ids in this stream: components without one get no number.
+  bool track_ids_seen;
 };
 
 G_DEFINE_TYPE(GstCclOverlay, gst_ccl_overlay, GST_TYPE_VIDEO_FILTER);
@@ -107,13 +109,15 @@ struct Settings {
   guint color, label_background, line_width, label_scale, trail;
 };
 
-// From GstCclMeta, rescaled when the meta describes a frame of another size.
-void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, std::vector<Mark>* marks) {
+// From GstCclMeta, rescaled when the meta describes a frame of another size. Once a ccltracker
+// upstream gave track ids in the stream (*track_ids_seen), those are the numbers that stay with the
+// objects and components without one (tracks not yet confirmed) get no number, so no label can be
+// read as a track id, in frames without any confirmed track too.
+void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, bool* track_ids_seen,
+                         std::vector<Mark>* marks) {
   const bool rescale = meta->width && meta->height && (meta->width != guint(frame_w) || meta->height != guint(frame_h));
-  // A ccltracker upstream gave track ids: those are the numbers that stay with the objects, and the
-  // components without one (tracks not yet confirmed) get no number, so no label reads as a track id.
-  bool tracked = false;
-  for (guint i = 0; i < meta->n_components; i++) tracked |= meta->components[i].track_id != 0;
+  for (guint i = 0; i < meta->n_components; i++) *track_ids_seen |= meta->components[i].track_id != 0;
+  const bool tracked = *track_ids_seen;
   for (guint i = 0; i < meta->n_components; i++) {
     GstCclComponent c = meta->components[i];
     if (rescale) gst_ccl_component_scale(&c, meta->width, meta->height, guint(frame_w), guint(frame_h));
@@ -195,7 +199,7 @@ static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, 
   const gint w = GST_VIDEO_FRAME_WIDTH(frame), h = GST_VIDEO_FRAME_HEIGHT(frame);
   std::vector<Mark> marks;
   if (const GstCclMeta* meta = gst_buffer_get_ccl_meta(frame->buffer))
-    marks_from_ccl_meta(meta, w, h, &marks);
+    marks_from_ccl_meta(meta, w, h, &self->track_ids_seen, &marks);
   else
     marks_from_roi_metas(frame->buffer, &marks);
   GST_LOG_OBJECT(self, "drawing %zu components", marks.size());
@@ -256,25 +260,36 @@ static void gst_ccl_overlay_get_property(GObject* object, guint prop_id, GValue*
   GST_OBJECT_UNLOCK(self);
 }
 
+// Forgets what the stream told so far: the trails and whether it carries track ids.
+static void forget_stream(GstCclOverlay* self) {
+  self->trails->clear();
+  self->track_ids_seen = false;
+}
+
 static gboolean gst_ccl_overlay_start(GstBaseTransform* trans) {
-  GST_CCL_OVERLAY(trans)->trails->clear();  // a new run starts with no trails
+  forget_stream(GST_CCL_OVERLAY(trans));  // a new run starts with no trails
   return TRUE;
 }
 
 static gboolean gst_ccl_overlay_stop(GstBaseTransform* trans) {
-  GST_CCL_OVERLAY(trans)->trails->clear();  // frees the histories while the element sits stopped
+  forget_stream(GST_CCL_OVERLAY(trans));  // frees the histories while the element sits stopped
   return TRUE;
 }
 
-// New caps: positions in the old frames mean nothing in the new ones.
-static gboolean gst_ccl_overlay_set_info(GstVideoFilter* filter, GstCaps*, GstVideoInfo*, GstCaps*, GstVideoInfo*) {
-  GST_CCL_OVERLAY(filter)->trails->clear();
+// A new frame size: positions in the old frames mean nothing in the new ones (caps that change only
+// the framerate or colorimetry keep the trails).
+static gboolean gst_ccl_overlay_set_info(GstVideoFilter* filter, GstCaps*, GstVideoInfo* in_info, GstCaps*,
+                                         GstVideoInfo*) {
+  // filter->in_info still holds the previous caps' info here.
+  const bool same_size = filter->negotiated && GST_VIDEO_INFO_WIDTH(&filter->in_info) == GST_VIDEO_INFO_WIDTH(in_info) &&
+                         GST_VIDEO_INFO_HEIGHT(&filter->in_info) == GST_VIDEO_INFO_HEIGHT(in_info);
+  if (!same_size) forget_stream(GST_CCL_OVERLAY(filter));
   return TRUE;
 }
 
 static gboolean gst_ccl_overlay_sink_event(GstBaseTransform* trans, GstEvent* event) {
   // The stream goes on from elsewhere: no trail continues across a flush.
-  if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) GST_CCL_OVERLAY(trans)->trails->clear();
+  if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) forget_stream(GST_CCL_OVERLAY(trans));
   return GST_BASE_TRANSFORM_CLASS(gst_ccl_overlay_parent_class)->sink_event(trans, event);
 }
 

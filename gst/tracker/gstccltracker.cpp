@@ -9,8 +9,10 @@
  * predictions by box overlap and centroid distance (kernels/tracker/README.md). A track gets its id
  * after min-hits consecutive matches and ends after max-misses frames without one; ids are never
  * given twice while the element runs (they restart at 1 after it stopped). Pixels are untouched and
- * any caps and memory (CUDA memory too) pass. Tracks end at EOS, on flush, new caps and stop, so
- * with post-messages every "start" message is followed by exactly one "end" message. With
+ * any caps and memory (CUDA memory too) pass. Tracks end at EOS, on flush, on caps with another
+ * frame size and at stop, so with post-messages every "start" message is followed by exactly one
+ * "end" message (keep post-messages unchanged while playing). At stop the "end" messages are posted
+ * too, but a pipeline set to NULL flushes its bus: send EOS and wait for it to read them. With
  * post-frame-messages the element posts each frame's "ccl" message, cudaccl's layout with
  * "track-id" in every component entry.
  *
@@ -55,6 +57,8 @@ struct _GstCclTracker {
   std::vector<ccl::track::Detection>* detections;
   std::vector<std::uint32_t>* ids;
   gboolean warned_no_meta;
+  // The frame geometry of the current caps (media type, width, height; -1 where absent).
+  gchar* geometry;
 };
 
 G_DEFINE_TYPE(GstCclTracker, gst_ccl_tracker, GST_TYPE_BASE_TRANSFORM);
@@ -99,14 +103,28 @@ static gboolean gst_ccl_tracker_start(GstBaseTransform* trans) {
 static gboolean gst_ccl_tracker_stop(GstBaseTransform* trans) {
   GstCclTracker* self = GST_CCL_TRACKER(trans);
   gst_ccl_tracker_end_tracks(self);
+  g_clear_pointer(&self->geometry, g_free);
   delete self->tracker;
   self->tracker = nullptr;
   return TRUE;
 }
 
-// New caps: positions of the old frames mean nothing in the new ones.
-static gboolean gst_ccl_tracker_set_caps(GstBaseTransform* trans, GstCaps*, GstCaps*) {
-  gst_ccl_tracker_end_tracks(GST_CCL_TRACKER(trans));
+// The caps' frame geometry as a string ("video/x-raw 640x360"): what track positions depend on.
+static gchar* geometry_of(GstCaps* caps) {
+  const GstStructure* s = caps && gst_caps_get_size(caps) > 0 ? gst_caps_get_structure(caps, 0) : nullptr;
+  gint width = -1, height = -1;
+  if (s) gst_structure_get_int(s, "width", &width), gst_structure_get_int(s, "height", &height);
+  return g_strdup_printf("%s %dx%d", s ? gst_structure_get_name(s) : "", width, height);
+}
+
+// New frame geometry: positions in the old frames mean nothing in the new ones. Caps that change
+// only the rest (framerate, colorimetry: decoders re-send such caps mid-stream) keep the tracks.
+static gboolean gst_ccl_tracker_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps*) {
+  GstCclTracker* self = GST_CCL_TRACKER(trans);
+  gchar* geometry = geometry_of(incaps);
+  if (self->geometry && g_strcmp0(self->geometry, geometry) != 0) gst_ccl_tracker_end_tracks(self);
+  g_free(self->geometry);
+  self->geometry = geometry;
   return TRUE;
 }
 
@@ -211,6 +229,7 @@ static void gst_ccl_tracker_finalize(GObject* object) {
   delete self->tracker;
   delete self->detections;
   delete self->ids;
+  g_free(self->geometry);
   G_OBJECT_CLASS(gst_ccl_tracker_parent_class)->finalize(object);
 }
 

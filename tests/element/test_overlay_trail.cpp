@@ -168,6 +168,15 @@ TEST(CclOverlayTrail, FlushClearsTrails) {
   EXPECT_EQ(o.push({{3, 40, 10}}), row(10, 30, 40));
 }
 
+// Caps that change only the framerate (a decoder re-sending its caps) keep the trails.
+TEST(CclOverlayTrail, FramerateChangeKeepsTrails) {
+  Overlay o("trail=4");
+  o.push({{3, 10, 10}});
+  EXPECT_EQ(o.push({{3, 20, 10}}), row(10, 10, 20));
+  gst_harness_set_src_caps_str(o.get(), "video/x-raw,format=GRAY8,framerate=15/1,width=64,height=32");
+  EXPECT_EQ(o.push({{3, 30, 10}}), row(10, 10, 30)) << "a framerate change cut the trail";
+}
+
 TEST(CclOverlayTrail, NewCapsClearTrails) {
   Overlay o("trail=4");
   o.push({{3, 10, 10}});
@@ -176,8 +185,7 @@ TEST(CclOverlayTrail, NewCapsClearTrails) {
   EXPECT_EQ(o.push({{3, 30, 10}}), Pixels{}) << "the trail went on across new caps";
 }
 
-// Stop clears the trails (and start again), but the caps of the new run clear them too, so this
-// checks what a user sees after a restart, not which of the two did it.
+// Stop and start clear the trails (the new run's caps have the same size, which keeps them).
 TEST(CclOverlayTrail, RestartStartsWithoutTrails) {
   Overlay o("trail=4");
   o.push({{3, 10, 10}});
@@ -205,18 +213,23 @@ TEST(CclOverlayTrail, IdsUnseenForLongerThanTheTrailAreForgotten) {
 
 namespace {
 
-// Where a tracker gave ids, a component without one (a track not yet confirmed) gets no number, so
-// no label number can be read as a track id; without a tracker every component shows its label.
-TEST(CclOverlayNumbers, UntrackedComponentsGetNoNumberWhereOthersHaveTrackIds) {
+// Once a tracker gave ids in the stream, a component without one (a track not yet confirmed) gets
+// no number, in frames without any confirmed track too, so no label number can be read as a track
+// id; before that (no tracker), and again after a flush, every component shows its label.
+TEST(CclOverlayNumbers, UntrackedComponentsGetNoNumberOnceTheStreamHasTrackIds) {
   Overlay o("draw-labels=true");
   auto left = [](const Pixels& p) { return std::count_if(p.begin(), p.end(), [](const Pixel& q) { return q.first < 30; }); };
   auto right = [](const Pixels& p) { return std::count_if(p.begin(), p.end(), [](const Pixel& q) { return q.first >= 30; }); };
+  const Pixels before = o.push({{0, 10, 16}, {0, 40, 16}});
+  EXPECT_GT(left(before), 0) << "without track ids the label is drawn";
+  EXPECT_GT(right(before), 0);
   const Pixels tracked = o.push({{0, 10, 16}, {7, 40, 16}});
   EXPECT_EQ(left(tracked), 0) << "the tentative component got a number";
   EXPECT_GT(right(tracked), 0) << "the tracked component lost its number";
-  const Pixels untracked = o.push({{0, 10, 16}, {0, 40, 16}});
-  EXPECT_GT(left(untracked), 0) << "without track ids the label is drawn";
-  EXPECT_GT(right(untracked), 0);
+  EXPECT_EQ(o.push({{0, 10, 16}, {0, 40, 16}}), Pixels{}) << "a frame without confirmed tracks showed labels";
+  o.flush();
+  const Pixels after_flush = o.push({{0, 10, 16}, {0, 40, 16}});
+  EXPECT_GT(left(after_flush), 0) << "a flush forgets that the stream had track ids";
 }
 
 }  // namespace
