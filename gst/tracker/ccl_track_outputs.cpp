@@ -27,20 +27,48 @@ void gst_ccl_track_write_ids(GstCclMeta* meta, const std::vector<std::uint32_t>&
   for (guint i = 0; i < meta->n_components && i < ids.size(); ++i) meta->components[i].track_id = ids[i];
 }
 
+namespace {
+
+// The component's "connected-component" param, found by quark (no string compare per ROI).
+GstStructure* component_param(const GstVideoRegionOfInterestMeta* roi, GQuark name) {
+  for (GList* l = roi->params; l; l = l->next)
+    if (gst_structure_get_name_id(static_cast<GstStructure*>(l->data)) == name) return static_cast<GstStructure*>(l->data);
+  return nullptr;
+}
+
+}  // namespace
+
 void gst_ccl_track_write_roi_params(GstBuffer* buffer, const GstCclMeta* meta) {
-  // label -> track id, sorted by label: ROI metas name their component by label (their id).
-  std::vector<std::pair<guint32, guint32>> by_label(meta->n_components);
-  for (guint i = 0; i < meta->n_components; ++i) by_label[i] = {meta->components[i].label, meta->components[i].track_id};
+  if (!gst_buffer_get_meta(buffer, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) return;  // attach-roi-meta=false
+  // label -> track id (-1: no such component): ROI metas name their component by label (their id).
+  // cudaccl's labels are 1..n-components-total, so a table indexed by label does, without a sort;
+  // labels far larger than the list (another labeller) take a sorted list instead.
+  guint32 max_label = 0;
+  for (guint i = 0; i < meta->n_components; ++i) max_label = std::max(max_label, meta->components[i].label);
+  const bool table_fits = max_label <= 4 * meta->n_components + 1024;
+  std::vector<gint64> table(table_fits ? max_label + 1 : 0, -1);
+  std::vector<std::pair<guint32, guint32>> by_label;
+  for (guint i = 0; i < meta->n_components; ++i) {
+    const GstCclComponent& c = meta->components[i];
+    if (table_fits)
+      table[c.label] = c.track_id;
+    else
+      by_label.emplace_back(c.label, c.track_id);
+  }
   std::sort(by_label.begin(), by_label.end());
+  auto track_of = [&](guint32 label) -> gint64 {
+    if (table_fits) return label < table.size() ? table[label] : -1;
+    auto it = std::lower_bound(by_label.begin(), by_label.end(), std::make_pair(label, guint32(0)));
+    return it != by_label.end() && it->first == label ? gint64(it->second) : -1;
+  };
   const Quarks& q = quarks();
   gpointer state = nullptr;
   while (GstMeta* m = gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
     auto* roi = reinterpret_cast<GstVideoRegionOfInterestMeta*>(m);
     if (roi->roi_type != q.roi_type || roi->id < 0) continue;
-    auto it = std::lower_bound(by_label.begin(), by_label.end(), std::make_pair(guint32(roi->id), guint32(0)));
-    if (it == by_label.end() || it->first != guint32(roi->id)) continue;
-    GstStructure* param = gst_video_region_of_interest_meta_get_param(roi, "connected-component");
-    if (param) gst_structure_id_set(param, q.track_id, G_TYPE_UINT, it->second, nullptr);
+    const gint64 track_id = track_of(guint32(roi->id));
+    GstStructure* param = track_id >= 0 ? component_param(roi, q.roi_type) : nullptr;
+    if (param) gst_structure_id_set(param, q.track_id, G_TYPE_UINT, guint(track_id), nullptr);
   }
 }
 

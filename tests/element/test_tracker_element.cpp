@@ -138,12 +138,14 @@ class TrackerHarness {
   GstHarness* get() { return h_; }
 
   // Pushes a frame whose meta holds square components at `xs` (one row), returns their track ids.
-  std::vector<guint32> push(const std::vector<int>& xs, GstClockTime pts, bool with_roi = false) {
+  // Labels are first_label, first_label + 1, ... (cudaccl's are 1..n; another labeller's may be anything).
+  std::vector<guint32> push(const std::vector<int>& xs, GstClockTime pts, bool with_roi = false,
+                            guint32 first_label = 1) {
     GstBuffer* b = gst_buffer_new_allocate(nullptr, 64 * 48, nullptr);
     GST_BUFFER_PTS(b) = pts;
     std::vector<GstCclComponent> cs;
     for (std::size_t i = 0; i < xs.size(); ++i)
-      cs.push_back({guint32(i + 1), 16, xs[i], 10, 4, 4, xs[i] + 1.5, 11.5, 0});
+      cs.push_back({guint32(first_label + i), 16, xs[i], 10, 4, 4, xs[i] + 1.5, 11.5, 0});
     gst_buffer_add_ccl_meta(b, 64, 48, 8, guint(cs.size()), FALSE, cs.data(), guint(cs.size()));
     for (const GstCclComponent& c : cs)
       if (with_roi) {
@@ -197,6 +199,14 @@ TEST(CclTracker, IdsInTheMetaAndTheRoiParams) {
   EXPECT_EQ(h.push({5, 40}, 0, true), (std::vector<guint32>{0, 0}));  // tentative
   EXPECT_EQ(h.push({6, 39}, 1, true), (std::vector<guint32>{1, 2}));
   EXPECT_EQ(h.push({7, 38}, 2, true), (std::vector<guint32>{1, 2}));
+}
+
+// Labels far larger than the component count (another labeller's) reach the ROI params too.
+TEST(CclTracker, RoiParamsWithLabelsFarApart) {
+  TrackerHarness h("min-hits=2");
+  EXPECT_EQ(h.push({5, 40, 60}, 0, true, 2000000000u), (std::vector<guint32>{0, 0, 0}));
+  EXPECT_EQ(h.push({6, 39, 61}, 1, true, 2000000000u), (std::vector<guint32>{1, 2, 3}));
+  EXPECT_EQ(h.push({7, 38, 62}, 2, true, 1000000u), (std::vector<guint32>{1, 2, 3}));
 }
 
 TEST(CclTracker, FlushForgetsTracksAndIdsAreNotReused) {
