@@ -73,7 +73,7 @@ void gst_ccl_track_write_roi_params(GstBuffer* buffer, const GstCclMeta* meta) {
 }
 
 #if CCL_HAVE_ANALYTICS
-void gst_ccl_track_add_analytics(GstBuffer* buffer, const GstCclMeta* meta, const std::vector<GstClockTime>& first_seen,
+void gst_ccl_track_add_analytics(GstBuffer* buffer, const GstCclMeta* meta, const std::vector<std::int64_t>& first_seen,
                                  GstClockTime now) {
   GstAnalyticsRelationMeta* rmeta = gst_buffer_get_analytics_relation_meta(buffer);
   if (!rmeta) return;
@@ -93,7 +93,7 @@ void gst_ccl_track_add_analytics(GstBuffer* buffer, const GstCclMeta* meta, cons
     const guint32 id = meta->components[i].track_id;
     if (id == 0) continue;
     GstAnalyticsTrackingMtd trk;
-    if (!gst_analytics_relation_meta_add_tracking_mtd(rmeta, id, first_seen[i], &trk)) return;
+    if (!gst_analytics_relation_meta_add_tracking_mtd(rmeta, id, GstClockTime(first_seen[i]), &trk)) return;
     gst_analytics_tracking_mtd_update_last_seen(&trk, now);
     gst_analytics_relation_meta_set_relation(rmeta, GST_ANALYTICS_REL_TYPE_RELATE_TO, od_ids[i], trk.id);
   }

@@ -22,6 +22,6 @@ void gst_ccl_track_write_roi_params(GstBuffer* buffer, const GstCclMeta* meta);
 // One GstAnalyticsTrackingMtd (id = track id, first seen = first_seen[i], last seen = now) per
 // component with a track id, related (RELATE_TO) to the component's ODMtd; nothing when the
 // buffer's ODMtds of type "connected-component" are not one per component.
-void gst_ccl_track_add_analytics(GstBuffer* buffer, const GstCclMeta* meta, const std::vector<GstClockTime>& first_seen,
+void gst_ccl_track_add_analytics(GstBuffer* buffer, const GstCclMeta* meta, const std::vector<std::int64_t>& first_seen,
                                  GstClockTime now);
 #endif

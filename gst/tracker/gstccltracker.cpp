@@ -136,22 +136,6 @@ static gboolean gst_ccl_tracker_sink_event(GstBaseTransform* trans, GstEvent* ev
   return GST_BASE_TRANSFORM_CLASS(gst_ccl_tracker_parent_class)->sink_event(trans, event);
 }
 
-#if CCL_HAVE_ANALYTICS
-// First-seen time of each component's track, from the live tracks (the analytics mtd wants it).
-static std::vector<GstClockTime> first_seen_of(const ccl::track::Tracker& tracker, const GstCclMeta* meta) {
-  std::vector<std::pair<std::uint32_t, std::int64_t>> by_id;
-  for (const ccl::track::Track& t : tracker.tracks())
-    if (t.id) by_id.emplace_back(t.id, t.first_time);
-  std::sort(by_id.begin(), by_id.end());
-  std::vector<GstClockTime> first(meta->n_components, GST_CLOCK_TIME_NONE);
-  for (guint i = 0; i < meta->n_components; ++i) {
-    auto it = std::lower_bound(by_id.begin(), by_id.end(), std::make_pair(meta->components[i].track_id, std::int64_t(0)),
-                               [](const auto& a, const auto& b) { return a.first < b.first; });
-    if (it != by_id.end() && it->first == meta->components[i].track_id) first[i] = GstClockTime(it->second);
-  }
-  return first;
-}
-#endif
 
 static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBuffer* buffer) {
   GstCclTracker* self = GST_CCL_TRACKER(trans);
@@ -183,7 +167,7 @@ static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBu
   gst_ccl_track_write_ids(meta, *self->ids);
   gst_ccl_track_write_roi_params(buffer, meta);
 #if CCL_HAVE_ANALYTICS
-  gst_ccl_track_add_analytics(buffer, meta, first_seen_of(*self->tracker, meta), pts);
+  gst_ccl_track_add_analytics(buffer, meta, self->tracker->first_times(), pts);
 #endif
   if (post) post_events(self);
   if (post_frame)

@@ -42,6 +42,7 @@ std::uint32_t Tracker::take_id() {
 void Tracker::update(const Detection* detections, std::size_t n, std::int64_t time, std::uint32_t* ids) {
   events_.clear();
   std::fill(ids, ids + n, 0u);
+  first_times_.assign(n, time);  // a detection that starts a track is its first
 
   // Constant velocity: a track that missed m frames is expected m + 1 steps past its last match.
   Predicted* predicted = grid_.predicted(tracks_.size());
@@ -89,6 +90,7 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       events_.push_back(Event{Event::Kind::Started, t.id, t.first_time, time, t.box});
     }
     ids[j] = t.id;
+    first_times_[j] = t.first_time;
     if (kept != i) tracks_[kept] = t;
     ++kept;
   }

@@ -60,6 +60,9 @@ class Tracker {
   const std::vector<Event>& events() const { return events_; }
   // Every live track (tentative and confirmed, coasting ones included), oldest first.
   const std::vector<Track>& tracks() const { return tracks_; }
+  // Per detection of the last update: the time of its track's first detection (its own time when
+  // it started a track), e.g. a GstAnalyticsTrackingMtd's first-seen.
+  const std::vector<std::int64_t>& first_times() const { return first_times_; }
 
   // Ends every track (the stream ended, or goes on from elsewhere): the confirmed ones are in
   // events() as Ended, so every Started has one Ended; tentative ones vanish. Ids keep counting, so
@@ -74,6 +77,7 @@ class Tracker {
   std::uint32_t next_id_ = 1;
   std::vector<Track> tracks_;
   std::vector<Event> events_;
+  std::vector<std::int64_t> first_times_;
   // Scratch reused every frame, so a frame allocates nothing once the sizes settled.
   CandidateGrid grid_;
   GreedyAssignment assignment_;

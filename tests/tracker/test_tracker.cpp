@@ -79,6 +79,24 @@ TEST(Tracker, TentativeUntilMinHitsThenReported) {
   EXPECT_EQ(ids[0], 1u);
 }
 
+// first_times(): per detection, the time its track was first seen; a detection that starts a track
+// gives its own time.
+TEST(Tracker, FirstTimesAreTheTracksFirstDetections) {
+  Tracker tracker;
+  std::vector<Mover> movers = {{1, 100, 100, 10, 10, 2, 0}};
+  for (int i = 0; i < 6; ++i) {
+    if (i == 3) movers.push_back({2, 400, 300, 10, 10, -2, 0});  // a second object from time 30 on
+    const synth::Frame f = synth::render(movers, i, kW, kH);
+    std::vector<std::uint32_t> ids(f.detections.size());
+    tracker.update(f.detections.data(), f.detections.size(), 10 * i, ids.data());
+    ASSERT_EQ(tracker.first_times().size(), f.detections.size());
+    for (std::size_t j = 0; j < f.detections.size(); ++j) {
+      const std::int64_t want = f.detections[j].centroid_x < 250 ? 0 : 30;
+      EXPECT_EQ(tracker.first_times()[j], want) << "frame " << i << " detection " << j;
+    }
+  }
+}
+
 // Two objects meet, merge into one component for some frames and part again. Merged for up to
 // max_misses frames, the track that lost the component coasts and takes its part back: no switch.
 // Merged longer, the hidden object's track ends and it comes back under a new id: one switch.
