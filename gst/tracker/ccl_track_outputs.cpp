@@ -5,23 +5,13 @@
 
 #include <gst/video/video.h>
 
+#include "ccl_quarks.h"
+
 #if CCL_HAVE_ANALYTICS
 #include <gst/analytics/analytics.h>
 #endif
 
-namespace {
-
-struct Quarks {
-  GQuark roi_type = g_quark_from_static_string("connected-component");  // also the ROI param's name
-  GQuark track_id = g_quark_from_static_string("track-id");
-};
-
-const Quarks& quarks() {
-  static const Quarks q;
-  return q;
-}
-
-}  // namespace
+using ccl_outputs::quarks;  // the field names cudaccl's outputs use, "track-id" among them
 
 void gst_ccl_track_write_ids(GstCclMeta* meta, const std::vector<std::uint32_t>& ids) {
   for (guint i = 0; i < meta->n_components && i < ids.size(); ++i) meta->components[i].track_id = ids[i];
@@ -61,7 +51,7 @@ void gst_ccl_track_write_roi_params(GstBuffer* buffer, const GstCclMeta* meta) {
     auto it = std::lower_bound(by_label.begin(), by_label.end(), std::make_pair(label, guint32(0)));
     return it != by_label.end() && it->first == label ? gint64(it->second) : -1;
   };
-  const Quarks& q = quarks();
+  const ccl_outputs::ComponentQuarks& q = quarks();
   gpointer state = nullptr;
   while (GstMeta* m = gst_buffer_iterate_meta_filtered(buffer, &state, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
     auto* roi = reinterpret_cast<GstVideoRegionOfInterestMeta*>(m);

@@ -146,9 +146,8 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
     const float px = d.centroid_x, py = d.centroid_y;
-    if (px < origin_x_ || py < origin_y_) continue;
-    const int x = cell_x(px), y = cell_y(py);
-    if (x >= columns_ || y >= rows_) continue;
+    int x, y;
+    if (!cell_of(px, py, &x, &y)) continue;
     // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y).
     const std::size_t left = std::size_t(std::max(x - 1, 0));
     std::uint32_t s[2], e[2];
@@ -210,9 +209,8 @@ std::size_t CandidateGrid::find_big(const Detection* detections, std::size_t n, 
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
     const float px = d.centroid_x, py = d.centroid_y;
-    if (px < origin_x_ || py < origin_y_) continue;
-    const int x = cell_x(px), y = cell_y(py);
-    if (x >= columns_ || y >= rows_) continue;
+    int x, y;
+    if (!cell_of(px, py, &x, &y)) continue;
     const float detection_area = area_of(d.box);
     const std::size_t c = std::size_t(y) * columns_ + x;
     for (std::uint32_t k = big_start_[c]; k < big_start_[c + 1]; ++k) {

@@ -59,6 +59,12 @@ class CandidateGrid {
   // Cell of a coordinate right of / below the origin (truncation is floor there).
   int cell_x(float x) const { return int((x - origin_x_) * inverse_cell_); }
   int cell_y(float y) const { return int((y - origin_y_) * inverse_cell_); }
+  // The cell holding the point (px, py); false when it lies outside the grid (no region holds it).
+  bool cell_of(float px, float py, int* x, int* y) const {
+    if (px < origin_x_ || py < origin_y_) return false;
+    *x = cell_x(px), *y = cell_y(py);
+    return *x < columns_ && *y < rows_;
+  }
   std::size_t find_big(const Detection* detections, std::size_t n, float min_iou, std::size_t count);
 
   float origin_x_ = 0, origin_y_ = 0, inverse_cell_ = 1;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -30,19 +31,57 @@ inline void init() {
   }
 }
 
+// Whether an installed plugin gives the element `factory`.
+inline bool have(const char* factory) {
+  init();
+  GstElementFactory* f = gst_element_factory_find(factory);
+  if (f) gst_object_unref(f);
+  return f != nullptr;
+}
+
 #if CCL_HAVE_CUDA
 // Why frames in CUDA memory cannot be tested here ("" when they can): no usable device, or no
 // cudaupload (gst-plugins-bad nvcodec) to make them.
 inline std::string cuda_memory_input_unavailable() {
   std::string why;
   if (!ccl::cuda_device_usable(&why)) return why;
-  init();
-  GstElementFactory* upload = gst_element_factory_find("cudaupload");
-  if (!upload) return "cudaupload (gst-plugins-bad nvcodec) not installed";
-  gst_object_unref(upload);
+  if (!have("cudaupload")) return "cudaupload (gst-plugins-bad nvcodec) not installed";
   return "";
 }
 #endif
+
+// Plays `pipeline` until EOS, an error or `timeout` without a message, handing every element
+// message to `on_element`, then sets it to NULL. Returns "" at EOS, otherwise what stopped it.
+inline std::string play_to_eos(GstElement* pipeline, GstClockTime timeout,
+                               const std::function<void(GstMessage*)>& on_element) {
+  if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    return "cannot play";
+  }
+  GstBus* bus = gst_element_get_bus(pipeline);
+  std::string error;
+  bool eos = false;
+  while (error.empty() && !eos) {
+    GstMessage* m =
+        gst_bus_timed_pop_filtered(bus, timeout, GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
+    if (!m) {
+      error = "timeout";
+      break;
+    }
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS) eos = true;
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT) on_element(m);
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+      GError* e = nullptr;
+      gst_message_parse_error(m, &e, nullptr);
+      error = e ? e->message : "error";
+      g_clear_error(&e);
+    }
+    gst_message_unref(m);
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  return error;
+}
 
 // A pipeline from a gst-launch line, or nullptr with a test failure naming the line.
 inline GstElement* parse(const std::string& launch) {

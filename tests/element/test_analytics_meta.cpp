@@ -175,9 +175,7 @@ TEST(AnalyticsMeta, EarlierAnswerReplacedForeignMetaJoined) {
 // box (edge-mapped, covering), whose edges it misses by less than two scale steps (of at least a
 // pixel) plus the cover's own pixel.
 TEST(AnalyticsMeta, RescaledByVideoscale) {
-  GstElementFactory* factory = gst_element_factory_find("videoscale");
-  if (!factory) GTEST_SKIP() << "videoscale not installed";
-  gst_object_unref(factory);
+  if (!elcheck::have("videoscale")) GTEST_SKIP() << "videoscale not installed";
   for (auto [w, h, W, H] : {std::array<int, 4>{40, 30, 80, 60}, {33, 20, 99, 80}, {60, 40, 90, 100}, {97, 61, 31, 17}}) {
     GstHarness* harness = gst_harness_new_parse("cudaccl backend=cpu ! videoscale");
     gst_harness_set_sink_caps_str(harness, elcheck::gray_caps(W, H).c_str());

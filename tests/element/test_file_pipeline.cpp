@@ -20,16 +20,9 @@ namespace {
 
 constexpr int kFrames = 240;
 
-bool have(const char* factory) {
-  elcheck::init();
-  GstElementFactory* f = gst_element_factory_find(factory);
-  if (f) gst_object_unref(f);
-  return f != nullptr;
-}
-
 std::string missing(std::initializer_list<const char*> factories) {
   for (const char* f : factories)
-    if (!have(f)) return std::string(f) + " not installed";
+    if (!elcheck::have(f)) return std::string(f) + " not installed";
   return "";
 }
 
@@ -67,32 +60,14 @@ PipelineRun play(const std::string& launch, bool record) {
   GstElement* pipeline = elcheck::parse(launch);
   if (!pipeline) return run;
   if (record) elcheck::add_src_probe(pipeline, "tracker", record_frame, &run);
-  GstBus* bus = gst_element_get_bus(pipeline);
-  if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) run.error = "cannot play";
-  while (run.error.empty() && !run.eos) {
-    GstMessage* m = gst_bus_timed_pop_filtered(
-        bus, 120 * GST_SECOND, GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
-    if (!m) {
-      run.error = "timeout";
-      break;
-    }
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS) run.eos = true;
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
-      GError* e = nullptr;
-      gst_message_parse_error(m, &e, nullptr);
-      run.error = e ? e->message : "error";
-      g_clear_error(&e);
-    }
+  run.error = elcheck::play_to_eos(pipeline, 120 * GST_SECOND, [&](GstMessage* m) {
     const GstStructure* s = gst_message_get_structure(m);
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT && gst_structure_has_name(s, "ccl-track")) {
-      gchar* text = gst_structure_to_string(s);
-      run.messages.push_back(text);
-      g_free(text);
-    }
-    gst_message_unref(m);
-  }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(bus);
+    if (!gst_structure_has_name(s, "ccl-track")) return;
+    gchar* text = gst_structure_to_string(s);
+    run.messages.push_back(text);
+    g_free(text);
+  });
+  run.eos = run.error.empty();
   gst_object_unref(pipeline);
   return run;
 }
@@ -156,7 +131,7 @@ TEST_F(FilePipeline, CountsTheObjectsOfADecodedFileOnTheCpu) {
 TEST_F(FilePipeline, NvDecodedOnTheGpuGivesTheCpuTracks) {
   std::string why;
   if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
-  if (!have("nvh264dec")) GTEST_SKIP() << "nvh264dec (gst-plugins-bad nvcodec) not installed";
+  if (!elcheck::have("nvh264dec")) GTEST_SKIP() << "nvh264dec (gst-plugins-bad nvcodec) not installed";
   const PipelineRun cpu = play(source() + "openh264dec ! cudaccl backend=cpu foreground=motion open=1 min-area=50 ! "
                                   "ccltracker name=tracker post-messages=true ! fakesink",
                        true);

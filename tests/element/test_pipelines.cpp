@@ -105,42 +105,16 @@ struct RunResult {
 // Plays `pipeline` to EOS (or error, or 60 s) counting "ccl" messages.
 RunResult play(GstElement* pipeline) {
   RunResult r;
-  GstBus* bus = gst_element_get_bus(pipeline);
-  if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) r.error = "cannot play";
-  while (r.error.empty() && !r.eos) {
-    GstMessage* m = gst_bus_timed_pop_filtered(
-        bus, 60 * GST_SECOND, GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
-    if (!m) {
-      r.error = "timeout";
-      break;
-    }
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS) r.eos = true;
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "ccl")) ++r.messages;
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
-      GError* e = nullptr;
-      gst_message_parse_error(m, &e, nullptr);
-      r.error = e ? e->message : "error";
-      g_clear_error(&e);
-    }
-    gst_message_unref(m);
-  }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(bus);
+  r.error = elcheck::play_to_eos(pipeline, 60 * GST_SECOND, [&](GstMessage* m) { r.messages += gst_message_has_name(m, "ccl"); });
+  r.eos = r.error.empty();
   return r;
-}
-
-bool have(const char* factory) {
-  elcheck::init();
-  GstElementFactory* f = gst_element_factory_find(factory);
-  if (f) gst_object_unref(f);
-  return f != nullptr;
 }
 
 std::string gpu_skip_reason() {
 #if CCL_HAVE_CUDA
   std::string why;
   if (!ccl::cuda_device_usable(&why)) return why;
-  if (!have("cudaupload") || !have("cudadownload")) return "cudaupload/cudadownload (gst-plugins-bad nvcodec) not installed";
+  if (!elcheck::have("cudaupload") || !elcheck::have("cudadownload")) return "cudaupload/cudadownload (gst-plugins-bad nvcodec) not installed";
   return "";
 #else
   return "built without CUDA";

@@ -318,49 +318,35 @@ TEST(CclTracker, FrameMessagesAreCudacclsWithTrackIds) {
   gst_object_unref(sink);
   std::vector<std::string> from_ccl, from_tracker_without_ids;
   std::vector<std::vector<guint32>> message_ids;
-  GstBus* bus = gst_element_get_bus(p);
-  gst_element_set_state(p, GST_STATE_PLAYING);
-  bool eos = false;
-  while (!eos) {
-    GstMessage* m = gst_bus_timed_pop_filtered(bus, 30 * GST_SECOND,
-                                               GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
-    if (!m || GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {  // the pipeline is stopped below either way
-      ADD_FAILURE() << (m ? "error message" : "timeout");
-      if (m) gst_message_unref(m);
-      break;
-    }
-    eos = GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS;
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT && gst_message_has_name(m, "ccl")) {
-      GstStructure* s = gst_structure_copy(gst_message_get_structure(m));
-      const std::string source = GST_OBJECT_NAME(GST_MESSAGE_SRC(m));
-      if (source == "tracker") {
-        // Take "track-id" out of every entry: what is left must be cudaccl's message.
-        const GValue* list = gst_structure_get_value(s, "components");
-        GValue stripped = G_VALUE_INIT;
-        g_value_init(&stripped, GST_TYPE_LIST);
-        message_ids.emplace_back();
-        for (guint i = 0; i < gst_value_list_get_size(list); ++i) {
-          GstStructure* c = gst_structure_copy(gst_value_get_structure(gst_value_list_get_value(list, i)));
-          guint id = 12345;
-          EXPECT_TRUE(gst_structure_get_uint(c, "track-id", &id)) << "entry " << i << " has no track-id";
-          message_ids.back().push_back(id);
-          gst_structure_remove_field(c, "track-id");
-          GValue item = G_VALUE_INIT;
-          g_value_init(&item, GST_TYPE_STRUCTURE);
-          g_value_take_boxed(&item, c);
-          gst_value_list_append_and_take_value(&stripped, &item);
-        }
-        gst_structure_take_value(s, "components", &stripped);
+  const std::string error = elcheck::play_to_eos(p, 30 * GST_SECOND, [&](GstMessage* m) {
+    if (!gst_message_has_name(m, "ccl")) return;
+    GstStructure* s = gst_structure_copy(gst_message_get_structure(m));
+    const std::string source = GST_OBJECT_NAME(GST_MESSAGE_SRC(m));
+    if (source == "tracker") {
+      // Take "track-id" out of every entry: what is left must be cudaccl's message.
+      const GValue* list = gst_structure_get_value(s, "components");
+      GValue stripped = G_VALUE_INIT;
+      g_value_init(&stripped, GST_TYPE_LIST);
+      message_ids.emplace_back();
+      for (guint i = 0; i < gst_value_list_get_size(list); ++i) {
+        GstStructure* c = gst_structure_copy(gst_value_get_structure(gst_value_list_get_value(list, i)));
+        guint id = 12345;
+        EXPECT_TRUE(gst_structure_get_uint(c, "track-id", &id)) << "entry " << i << " has no track-id";
+        message_ids.back().push_back(id);
+        gst_structure_remove_field(c, "track-id");
+        GValue item = G_VALUE_INIT;
+        g_value_init(&item, GST_TYPE_STRUCTURE);
+        g_value_take_boxed(&item, c);
+        gst_value_list_append_and_take_value(&stripped, &item);
       }
-      gchar* text = gst_structure_to_string(s);
-      (source == "tracker" ? from_tracker_without_ids : from_ccl).push_back(text);
-      g_free(text);
-      gst_structure_free(s);
+      gst_structure_take_value(s, "components", &stripped);
     }
-    gst_message_unref(m);
-  }
-  gst_element_set_state(p, GST_STATE_NULL);
-  gst_object_unref(bus);
+    gchar* text = gst_structure_to_string(s);
+    (source == "tracker" ? from_tracker_without_ids : from_ccl).push_back(text);
+    g_free(text);
+    gst_structure_free(s);
+  });
+  EXPECT_EQ(error, "");
   gst_object_unref(p);
   ASSERT_EQ(from_ccl.size(), 12u);
   EXPECT_EQ(from_tracker_without_ids, from_ccl);
