@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "/tmp/phase.hpp"
 
 #include "tracker/tracker.hpp"
 
@@ -19,15 +20,48 @@ constexpr float kMaxCellInMeanSides = 2;
 // Entries past the last one that the four-wide loads may read (a row's two fixed fours).
 constexpr std::size_t kPadding = 8;
 
-// The gate of one pair whose centroid lies in the track's region (IoU >= min_iou or distance <=
-// gate) and its cost, both computed without a branch: the caller keeps the pair when it passes. One
-// function for the grid and the big-region paths, so both compute the same floats in the same order.
-inline bool pair_cost(const Predicted& p, const Detection& d, float detection_area, float min_iou, float* cost) {
-  const float both = intersection(p.box, d.box), either = area_of(p.box) + detection_area - both;
-  const float dx = d.centroid_x - p.centroid_x, dy = d.centroid_y - p.centroid_y, squared = dx * dx + dy * dy;
-  const float closeness = p.gate > 0 ? std::min(std::sqrt(squared) / p.gate, 1.0f) : 1.0f;
-  *cost = ((1 - both / either) + closeness) + p.penalty;
-  return !(both < min_iou * either) | !(squared > p.gate * p.gate);
+// For each 4-bit mask: the set lanes' indices in order, then zeros; and how many are set.
+alignas(16) constexpr std::int32_t kPackedLanes[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+    {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+constexpr std::uint8_t kLaneCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+// The gate and cost of four pairs whose centroids lie in their tracks' regions: a pair passes when
+// its IoU >= min_iou or its centroid distance <= gate; cost = (1 - IoU) + min(distance / gate, 1) +
+// penalty. Every operation is the scalar one in the same order (std::min(a, b) is _mm_min_ps(b, a),
+// std::max(a, b) _mm_max_ps(b, a), comparisons NaN-exact), so the floats are those of one pair at a time.
+// Returns the passing lanes as a 4-bit mask; costs go to cost[0..3].
+inline int four_pair_costs(const Predicted* const p[4], const Detection* const d[4], __m128 min_iou, float* cost) {
+  // Predictions: two 16-byte rows each, transposed to (x, y, w, h) and (cx, cy, gate, penalty).
+  __m128 X = _mm_loadu_ps(&p[0]->box.x), Y = _mm_loadu_ps(&p[1]->box.x);
+  __m128 W = _mm_loadu_ps(&p[2]->box.x), H = _mm_loadu_ps(&p[3]->box.x);
+  _MM_TRANSPOSE4_PS(X, Y, W, H);
+  __m128 CX = _mm_loadu_ps(&p[0]->centroid_x), CY = _mm_loadu_ps(&p[1]->centroid_x);
+  __m128 G = _mm_loadu_ps(&p[2]->centroid_x), PEN = _mm_loadu_ps(&p[3]->centroid_x);
+  _MM_TRANSPOSE4_PS(CX, CY, G, PEN);
+  __m128 DX = _mm_loadu_ps(&d[0]->box.x), DY = _mm_loadu_ps(&d[1]->box.x);
+  __m128 DW = _mm_loadu_ps(&d[2]->box.x), DH = _mm_loadu_ps(&d[3]->box.x);
+  _MM_TRANSPOSE4_PS(DX, DY, DW, DH);
+  auto centroid = [](const Detection* q) {  // (cx, cy, 0, 0): 8 bytes, never past the detection
+    return _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&q->centroid_x)));
+  };
+  const __m128 c01 = _mm_unpacklo_ps(centroid(d[0]), centroid(d[1]));  // cx0 cx1 cy0 cy1
+  const __m128 c23 = _mm_unpacklo_ps(centroid(d[2]), centroid(d[3]));
+  const __m128 DCX = _mm_movelh_ps(c01, c23), DCY = _mm_movehl_ps(c23, c01);
+
+  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  const __m128 w = _mm_max_ps(_mm_sub_ps(_mm_min_ps(_mm_add_ps(DX, DW), _mm_add_ps(X, W)), _mm_max_ps(DX, X)), zero);
+  const __m128 h = _mm_max_ps(_mm_sub_ps(_mm_min_ps(_mm_add_ps(DY, DH), _mm_add_ps(Y, H)), _mm_max_ps(DY, Y)), zero);
+  const __m128 both = _mm_mul_ps(w, h);
+  const __m128 either = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(W, H), _mm_mul_ps(DW, DH)), both);
+  const __m128 dx = _mm_sub_ps(DCX, CX), dy = _mm_sub_ps(DCY, CY);
+  const __m128 squared = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+  const __m128 gated = _mm_cmpgt_ps(G, zero);
+  const __m128 near = _mm_min_ps(one, _mm_div_ps(_mm_sqrt_ps(squared), G));
+  const __m128 closeness = _mm_or_ps(_mm_and_ps(gated, near), _mm_andnot_ps(gated, one));
+  _mm_storeu_ps(cost, _mm_add_ps(_mm_add_ps(_mm_sub_ps(one, _mm_div_ps(both, either)), closeness), PEN));
+  return _mm_movemask_ps(_mm_or_ps(_mm_cmpnlt_ps(both, _mm_mul_ps(min_iou, either)),
+                                   _mm_cmpngt_ps(squared, _mm_mul_ps(G, G))));
 }
 
 }  // namespace
@@ -132,7 +166,9 @@ void CandidateGrid::find(const Predictions& predicted, const Detection* detectio
 }
 
 std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size_t n, float min_iou) {
+  PH_START
   build();
+  PH(1)
   if (columns_ == 0) return 0;
   // Stage 1, per detection: the binned entries whose region holds its centroid. The two cell rows
   // are scanned two fours at a time whether or not they hold that many (masked, branch-free): the
@@ -164,43 +200,56 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
     const std::int32_t detection = std::int32_t(j);
     // Four entries from k on: those in the row (k + lane < end) whose region holds the centroid are
     // written, the pointer advanced past them.
+    const __m128i D = _mm_set1_epi32(detection);
     auto four = [&](std::uint32_t k, __m128i end) {
       const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
       const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
       // NaN-exact negations of the scalar test's rejections (px < x0 || px > x1 || ...).
       const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpnlt_ps(PX, x0), _mm_cmpngt_ps(PX, x1)),
                                        _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
-      const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(_mm_set1_epi32(std::int32_t(k)), lane), end);
+      const __m128i K = _mm_set1_epi32(std::int32_t(k));
+      const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(K, lane), end);
       const int pass = _mm_movemask_ps(_mm_and_ps(inside, _mm_castsi128_ps(in_range)));
-      for (std::uint32_t l = 0; l < 4; ++l) {
-        *in = Inside{std::int32_t(k + l), detection};
-        in += (pass >> l) & 1;
-      }
+      // The passing lanes packed to the front (a table per mask), stored as four pairs at once.
+      const __m128i entries = _mm_add_epi32(K, _mm_load_si128(reinterpret_cast<const __m128i*>(kPackedLanes[pass])));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(in), _mm_unpacklo_epi32(entries, D));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(in) + 1, _mm_unpackhi_epi32(entries, D));
+      in += kLaneCount[pass];
     };
     for (int r = 0; r < 2; ++r) {
       const __m128i end = _mm_set1_epi32(std::int32_t(e[r]));
       four(s[r], end);
-      four(s[r] + 4, end);
-      for (std::uint32_t k = s[r] + 8; k < e[r]; k += 4) four(k, end);
+      for (std::uint32_t k = s[r] + 4; k < e[r]; k += 4) four(k, end);
     }
     n_inside = std::size_t(in - inside_.data());
   }
 
+  PH(2)
   // Stage 2, over all those pairs in one loop: the gate and the cost, branch-free.
   if (pairs_.size() < n_inside + 64) pairs_.resize(std::max(2 * pairs_.size(), n_inside + 64));
   std::size_t count = 0;
   const std::int32_t* track = track_.data();
   const Predicted* binned = binned_.data();
   Candidate* pairs = pairs_.data();
-  for (std::size_t i = 0; i < n_inside; ++i) {
-    const Inside in = inside_[i];
-    const Detection& d = detections[in.detection];
-    float cost;
-    const bool pass = pair_cost(binned[in.entry], d, area_of(d.box), min_iou, &cost);
-    pairs[count] = Candidate{cost, track[in.entry], in.detection};
-    count += pass;
+  const __m128 MI = _mm_set1_ps(min_iou);
+  // The list is padded to a multiple of four with copies of a real pair, masked out.
+  const std::size_t padded = (n_inside + 3) & ~std::size_t(3);
+  for (std::size_t i = n_inside; i < padded; ++i) inside_[i] = inside_[0];
+  for (std::size_t i = 0; i < padded; i += 4) {
+    const Inside* in = &inside_[i];
+    const Predicted* p[4] = {&binned[in[0].entry], &binned[in[1].entry], &binned[in[2].entry], &binned[in[3].entry]};
+    const Detection* d[4] = {&detections[in[0].detection], &detections[in[1].detection],
+                             &detections[in[2].detection], &detections[in[3].detection]};
+    float cost[4];
+    const int real = i + 4 <= n_inside ? 15 : (1 << (n_inside - i)) - 1;
+    const int pass = four_pair_costs(p, d, MI, cost) & real;
+    for (int l = 0; l < 4; ++l) {
+      pairs[count] = Candidate{cost[l], track[in[l].entry], in[l].detection};
+      count += (pass >> l) & 1;
+    }
   }
   if (n_big_ > 0) count = find_big(detections, n, min_iou, count);
+  PH(3)
   return count;
 }
 
@@ -211,16 +260,18 @@ std::size_t CandidateGrid::find_big(const Detection* detections, std::size_t n, 
     const float px = d.centroid_x, py = d.centroid_y;
     int x, y;
     if (!cell_of(px, py, &x, &y)) continue;
-    const float detection_area = area_of(d.box);
     const std::size_t c = std::size_t(y) * columns_ + x;
     for (std::uint32_t k = big_start_[c]; k < big_start_[c + 1]; ++k) {
       const std::int32_t t = big_tracks_[k];
       const float* r = &region_[4 * std::size_t(t)];
       if (px < r[0] || px > r[2] || py < r[1] || py > r[3]) continue;
-      float cost;
-      if (!pair_cost(predicted_[std::size_t(t)], d, detection_area, min_iou, &cost)) continue;
+      const Predicted* p = &predicted_[std::size_t(t)];
+      const Predicted* const ps[4] = {p, p, p, p};
+      const Detection* const ds[4] = {&d, &d, &d, &d};
+      float cost[4];
+      if ((four_pair_costs(ps, ds, _mm_set1_ps(min_iou), cost) & 1) == 0) continue;
       if (count == pairs_.size()) pairs_.resize(2 * pairs_.size());
-      pairs_[count++] = Candidate{cost, t, std::int32_t(j)};
+      pairs_[count++] = Candidate{cost[0], t, std::int32_t(j)};
     }
   }
   return count;
