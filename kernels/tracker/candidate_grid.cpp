@@ -89,7 +89,9 @@ void CandidateGrid::build() {
   const float limit = kMaxCellsPerTrack * float(n) + 64;
   const float cells = ((x1 - x0) / cell + 1) * ((y1 - y0) / cell + 1);
   if (cells > limit) cell *= std::sqrt(cells / limit);
-  origin_x_ = x0, origin_y_ = y0, inverse_cell_ = 1 / cell;
+  // One empty column left and row above: every home cell a detection looks at (left of and above its
+  // own) then exists, without bounds checks.
+  origin_x_ = x0 - cell, origin_y_ = y0 - cell, inverse_cell_ = 1 / cell;
   columns_ = cell_x(x1) + 1, rows_ = cell_y(y1) + 1;
   const std::size_t n_cells = std::size_t(columns_) * rows_;
 
@@ -184,15 +186,11 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
     const float px = d.centroid_x, py = d.centroid_y;
     int x, y;
     if (!cell_of(px, py, &x, &y)) continue;
-    // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y).
-    const std::size_t left = std::size_t(std::max(x - 1, 0));
-    std::uint32_t s[2], e[2];
-    for (int k = 0; k < 2; ++k) {
-      const int row = std::max(y - 1 + k, 0);
-      const bool used = y - 1 + k >= 0;
-      s[k] = start[std::size_t(row) * columns_ + left];
-      e[k] = used ? start[std::size_t(row) * columns_ + std::size_t(x) + 1] : s[k];
-    }
+    // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y): two runs of
+    // two cells. (x or y is 0 only by rounding at the padding's edge: the runs from 1 then hold those.)
+    const std::size_t c = std::size_t(std::max(y, 1)) * columns_ + std::size_t(std::max(x, 1));
+    const std::uint32_t s[2] = {start[c - columns_ - 1], start[c - 1]};
+    const std::uint32_t e[2] = {start[c - columns_ + 1], start[c + 1]};
     const std::size_t most = std::size_t(e[0] - s[0]) + (e[1] - s[1]) + 2 * kPadding;
     if (n_inside + most > inside_.size()) inside_.resize(std::max(2 * inside_.size(), n_inside + most));
     Inside* in = inside_.data() + n_inside;
