@@ -116,7 +116,6 @@ void CandidateGrid::build() {
   }
   for (auto& f : field_) f.resize(sum + kPadding);
   track_.resize(sum + kPadding);
-  binned_.resize(sum);
   for (std::size_t i = sum; i < sum + kPadding; ++i) {  // the padding the last four-wide loads read
     for (auto& f : field_) f[i] = 0;
     track_[i] = 0;
@@ -129,7 +128,6 @@ void CandidateGrid::build() {
     const float* r = &region_[4 * t];
     f[kX0][k] = r[0], f[kY0][k] = r[1], f[kX1][k] = r[2], f[kY1][k] = r[3];
     track_[k] = std::int32_t(t);
-    binned_[k] = predicted_[t];
   }
 
   // Big regions: in every cell they cover (a detection then looks in its own cell only).
@@ -227,7 +225,7 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
   if (pairs_.size() < n_inside + 64) pairs_.resize(std::max(2 * pairs_.size(), n_inside + 64));
   std::size_t count = 0;
   const std::int32_t* track = track_.data();
-  const Predicted* binned = binned_.data();
+  const Predicted* predicted = predicted_.data();
   Candidate* pairs = pairs_.data();
   const __m128 MI = _mm_set1_ps(min_iou);
   // The list is padded to a multiple of four with copies of a real pair, masked out.
@@ -235,14 +233,15 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
   for (std::size_t i = n_inside; i < padded; ++i) inside_[i] = inside_[0];
   for (std::size_t i = 0; i < padded; i += 4) {
     const Inside* in = &inside_[i];
-    const Predicted* p[4] = {&binned[in[0].entry], &binned[in[1].entry], &binned[in[2].entry], &binned[in[3].entry]};
+    const std::int32_t t[4] = {track[in[0].entry], track[in[1].entry], track[in[2].entry], track[in[3].entry]};
+    const Predicted* p[4] = {&predicted[t[0]], &predicted[t[1]], &predicted[t[2]], &predicted[t[3]]};
     const Detection* d[4] = {&detections[in[0].detection], &detections[in[1].detection],
                              &detections[in[2].detection], &detections[in[3].detection]};
     float cost[4];
     const int real = i + 4 <= n_inside ? 15 : (1 << (n_inside - i)) - 1;
     const int pass = four_pair_costs(p, d, MI, cost) & real;
     for (int l = 0; l < 4; ++l) {
-      pairs[count] = Candidate{cost[l], track[in[l].entry], in[l].detection};
+      pairs[count] = Candidate{cost[l], t[l], in[l].detection};
       count += (pass >> l) & 1;
     }
   }

@@ -81,7 +81,6 @@ class CandidateGrid {
   enum Field { kX0, kY0, kX1, kY1, kFields };
   std::vector<float> field_[kFields];
   std::vector<std::int32_t> track_;
-  std::vector<Predicted> binned_;  // the predictions in the same order: the rest of the test streams too
 
   // Big regions (rare: one far larger than the typical one): listed in every cell they cover.
   std::vector<std::uint32_t> big_start_;
