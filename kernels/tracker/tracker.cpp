@@ -43,8 +43,7 @@ std::uint32_t Tracker::take_id() {
 void Tracker::update(const Detection* detections, std::size_t n, std::int64_t time, std::uint32_t* ids) {
   PH_START
   events_.clear();
-  std::fill(ids, ids + n, 0u);
-  first_times_.assign(n, time);  // a detection that starts a track is its first
+  first_times_.resize(n);  // every detection's id and first time is written below, matched or not
 
   // Constant velocity: a track that missed m frames is expected m + 1 steps past its last match.
   Predicted* predicted = grid_.predicted(tracks_.size());
@@ -116,6 +115,7 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       events_.push_back(Event{Event::Kind::Started, t.id, time, time, t.box});
     }
     ids[j] = t.id;
+    first_times_[j] = time;  // a detection that starts a track is its first
     tracks_.push_back(t);
   }
   PH(6) phase::frames++;
