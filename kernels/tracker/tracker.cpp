@@ -1,7 +1,6 @@
 #include "tracker/tracker.hpp"
 
 #include <algorithm>
-#include "/tmp/phase.hpp"
 
 namespace ccl::track {
 
@@ -41,7 +40,6 @@ std::uint32_t Tracker::take_id() {
 }
 
 void Tracker::update(const Detection* detections, std::size_t n, std::int64_t time, std::uint32_t* ids) {
-  PH_START
   events_.clear();
   first_times_.resize(n);  // every detection's id and first time is written below, matched or not
 
@@ -56,11 +54,8 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
                              t.id == 0 ? kTentativePenalty : 0.0f};
   }
 
-  PH(0)
   const std::size_t n_pairs = grid_.find_predicted(detections, n, options_.min_iou);
-  ph_t=__rdtsc();
   assignment_.assign(grid_.pairs(), n_pairs, tracks_.size(), n);
-  PH(4)
   const std::vector<std::int32_t>& detection_of_track = assignment_.detection_of_track();
   const std::vector<std::int32_t>& track_of_detection = assignment_.track_of_detection();
 
@@ -99,7 +94,6 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     ++kept;
   }
   tracks_.resize(kept);
-  PH(5)
 
   // Every unmatched detection starts a tentative track (confirmed at once when min_hits is 1).
   for (std::size_t j = 0; j < n; ++j) {
@@ -118,7 +112,6 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     first_times_[j] = time;  // a detection that starts a track is its first
     tracks_.push_back(t);
   }
-  PH(6) phase::frames++;
 }
 
 }  // namespace ccl::track

@@ -261,6 +261,7 @@ TEST(CandidateGrid, FindsWhatBruteForceFinds) {
     std::vector<ccl::track::Candidate> got;
     grid.find(p, d.data(), d.size(), 0.1f, &got);
     std::set<std::pair<int, int>> want, have;
+    std::map<std::pair<int, int>, float> want_cost;
     for (const auto& c : got) EXPECT_TRUE(have.insert({c.track, c.detection}).second) << "pair found twice";
     for (int t = 0; t < 300; ++t)
       for (int j = 0; j < 300; ++j) {
@@ -270,9 +271,16 @@ TEST(CandidateGrid, FindsWhatBruteForceFinds) {
         const float g = p.gate_px[t], cx = d[j].centroid_x, cy = d[j].centroid_y;
         const bool in_region = cx >= std::min(b.x, p.centroid_x[t] - g) && cx <= std::max(b.x + b.width, p.centroid_x[t] + g) &&
                                cy >= std::min(b.y, p.centroid_y[t] - g) && cy <= std::max(b.y + b.height, p.centroid_y[t] + g);
-        if (in_region && (o >= 0.1f || dist <= g)) want.insert({t, j});
+        if (in_region && (o >= 0.1f || dist <= g)) {
+          want.insert({t, j});
+          want_cost[{t, j}] = (1 - o) + (g > 0 ? std::min(dist / g, 1.0f) : 1.0f);
+        }
       }
     EXPECT_EQ(have, want) << "round " << round;
+    // The costs, to the bit: the grid's four-wide test must give the floats of the scalar formula.
+    for (const auto& c : got)
+      if (want_cost.count({c.track, c.detection}))
+        EXPECT_EQ(c.cost, (want_cost[{c.track, c.detection}])) << "track " << c.track << " detection " << c.detection;
     EXPECT_GT(want.size(), 50u) << "a round without pairs tests nothing";
   }
 }
