@@ -72,18 +72,27 @@ void CandidateGrid::build() {
   columns_ = rows_ = 0;
   n_big_ = 0;
   if (n == 0) return;
-  float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, side_sum = 0, side_max = 0;
+  // Each region as one four-wide (x0, y0, x1, y1): min(box corner, centroid - gate), max(far box
+  // corner, centroid + gate); the bounds of all of them and the sum and maximum of their sides.
+  __m128 lowest = _mm_set1_ps(INFINITY), highest = _mm_set1_ps(-INFINITY);
+  float side_sum = 0, side_max = 0;
   for (std::size_t t = 0; t < n; ++t) {
-    const Predicted& p = predicted_[t];
-    const Box& b = p.box;
-    const float cx = p.centroid_x, cy = p.centroid_y, gate = p.gate;
-    float* r = &region_[4 * t];
-    r[0] = std::min(b.x, cx - gate), r[1] = std::min(b.y, cy - gate);
-    r[2] = std::max(b.x + b.width, cx + gate), r[3] = std::max(b.y + b.height, cy + gate);
-    x0 = std::min(x0, r[0]), y0 = std::min(y0, r[1]), x1 = std::max(x1, r[2]), y1 = std::max(y1, r[3]);
-    const float side = std::max(r[2] - r[0], r[3] - r[1]);
+    const __m128 box = _mm_loadu_ps(&predicted_[t].box.x);                 // x y w h
+    const __m128 centroid = _mm_loadu_ps(&predicted_[t].centroid_x);       // cx cy gate penalty
+    const __m128 gate = _mm_shuffle_ps(centroid, centroid, _MM_SHUFFLE(2, 2, 2, 2));
+    const __m128 c = _mm_movelh_ps(centroid, centroid);                    // cx cy cx cy
+    const __m128 far = _mm_add_ps(box, _mm_movehl_ps(box, box));           // x + w, y + h, ...
+    const __m128 lo = _mm_min_ps(_mm_sub_ps(c, gate), box), hi = _mm_max_ps(_mm_add_ps(c, gate), far);
+    const __m128 region = _mm_movelh_ps(lo, hi);
+    _mm_storeu_ps(&region_[4 * t], region);
+    lowest = _mm_min_ps(lowest, region), highest = _mm_max_ps(highest, region);
+    const __m128 extent = _mm_sub_ps(hi, lo);  // width, height, ...
+    const float side = std::max(_mm_cvtss_f32(extent), _mm_cvtss_f32(_mm_shuffle_ps(extent, extent, 1)));
     side_sum += side, side_max = std::max(side_max, side);
   }
+  alignas(16) float low[4], high[4];
+  _mm_store_ps(low, lowest), _mm_store_ps(high, highest);
+  const float x0 = low[0], y0 = low[1], x1 = high[2], y1 = high[3];
   float cell = std::max(1.0f, std::min(side_max, kMaxCellInMeanSides * side_sum / float(n)));
   const float limit = kMaxCellsPerTrack * float(n) + 64;
   const float cells = ((x1 - x0) / cell + 1) * ((y1 - y0) / cell + 1);
@@ -98,10 +107,13 @@ void CandidateGrid::build() {
   // is cell_start_[c + 1]: after the scatter it holds the end of cell c, i.e. the start of c + 1.
   cell_start_.assign(n_cells + 2, 0);
   std::uint32_t* count = cell_start_.data() + 1;
+  const __m128 origin = _mm_setr_ps(origin_x_, origin_y_, origin_x_, origin_y_), inverse = _mm_set1_ps(inverse_cell_);
   for (std::size_t t = 0; t < n; ++t) {
-    const float* r = &region_[4 * t];
-    const int cx0 = cell_x(r[0]), cy0 = cell_y(r[1]);
-    const bool small = cell_x(r[2]) - cx0 <= 1 && cell_y(r[3]) - cy0 <= 1;
+    // The cells of the region's corners (cell_x, cell_y of all four bounds at once).
+    const __m128i cells = _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(&region_[4 * t]), origin), inverse));
+    const int cx0 = _mm_cvtsi128_si32(cells), cy0 = _mm_cvtsi128_si32(_mm_shuffle_epi32(cells, 1));
+    const __m128i spans = _mm_sub_epi32(cells, _mm_shuffle_epi32(cells, _MM_SHUFFLE(1, 0, 1, 0)));
+    const bool small = (_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(spans, _mm_set1_epi32(1)))) & 0xc) == 0;
     const std::int32_t h = small ? cy0 * columns_ + cx0 : -1;
     home_[t] = h;
     if (small) count[h]++;
