@@ -278,9 +278,11 @@ TEST(CandidateGrid, FindsWhatBruteForceFinds) {
       }
     EXPECT_EQ(have, want) << "round " << round;
     // The costs, to the bit: the grid's four-wide test must give the floats of the scalar formula.
-    for (const auto& c : got)
-      if (want_cost.count({c.track, c.detection}))
+    for (const auto& c : got) {
+      if (want_cost.count({c.track, c.detection})) {
         EXPECT_EQ(c.cost, (want_cost[{c.track, c.detection}])) << "track " << c.track << " detection " << c.detection;
+      }
+    }
     EXPECT_GT(want.size(), 50u) << "a round without pairs tests nothing";
   }
 }
