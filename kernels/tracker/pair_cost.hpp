@@ -25,8 +25,8 @@ inline int four_pair_costs(const Predicted* const p[4], const Detection* const d
   __m128 DX = _mm_loadu_ps(&d[0]->box.x), DY = _mm_loadu_ps(&d[1]->box.x);
   __m128 DW = _mm_loadu_ps(&d[2]->box.x), DH = _mm_loadu_ps(&d[3]->box.x);
   _MM_TRANSPOSE4_PS(DX, DY, DW, DH);
-  auto centroid = [](const Detection* q) {  // (cx, cy, 0, 0): 8 bytes, never past the detection
-    return _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&q->centroid_x)));
+  auto centroid = [](const Detection* q) {  // (cx, cy, 0, 0): 8 bytes, unaligned, never past the detection
+    return _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&q->centroid_x)));
   };
   const __m128 c01 = _mm_unpacklo_ps(centroid(d[0]), centroid(d[1]));  // cx0 cx1 cy0 cy1
   const __m128 c23 = _mm_unpacklo_ps(centroid(d[2]), centroid(d[3]));
