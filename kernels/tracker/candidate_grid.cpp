@@ -17,8 +17,11 @@ constexpr float kMaxCellsPerTrack = 4;
 // The cell side: the largest region side, but at most this many mean region sides (larger regions
 // go to the big-region lists).
 constexpr float kMaxCellInMeanSides = 2;
-// Entries past the last one that a four-wide load may read.
-constexpr std::size_t kPadding = 8;
+// Entries past the last one that a four-wide load may read (a four starting at a row's end).
+constexpr std::size_t kPadding = 4;
+// Slots of the inside list past its entries that may be written: a four stores four slots whatever
+// passes, and stage 2 pads the list to a multiple of four.
+constexpr std::size_t kInsideSlack = 4;
 
 // For each 4-bit mask: the set lanes' indices in order, then zeros; and how many are set.
 alignas(16) constexpr std::int32_t kPackedLanes[16][4] = {
@@ -160,7 +163,7 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
     const std::size_t c = std::size_t(std::max(y, 1)) * columns_ + std::size_t(std::max(x, 1));
     const std::uint32_t s[2] = {start[c - columns_ - 1], start[c - 1]};
     const std::uint32_t e[2] = {start[c - columns_ + 1], start[c + 1]};
-    const std::size_t most = std::size_t(e[0] - s[0]) + (e[1] - s[1]) + 2 * kPadding;
+    const std::size_t most = std::size_t(e[0] - s[0]) + (e[1] - s[1]) + kInsideSlack;
     if (n_inside + most > inside_.size()) inside_.resize(std::max(2 * inside_.size(), n_inside + most));
     Inside* in = inside_.data() + n_inside;
     const __m128 PX = _mm_set1_ps(px), PY = _mm_set1_ps(py);
