@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "tracker/pair_cost.hpp"
-#include "tracker/tracker.hpp"
 
 namespace ccl::track {
 

@@ -11,8 +11,6 @@
 
 namespace ccl::track {
 
-struct Detection;
-
 // Where every live track is expected this frame, one entry per track, in track order.
 struct Predictions {
   std::vector<Box> box;
@@ -20,14 +18,6 @@ struct Predictions {
   std::vector<float> gate_px;  // largest centroid distance that still pairs
   void clear() { box.clear(), centroid_x.clear(), centroid_y.clear(), gate_px.clear(); }
   std::size_t size() const { return box.size(); }
-};
-
-// One track's prediction as the Tracker hands it over (32 bytes).
-struct Predicted {
-  Box box;
-  float centroid_x, centroid_y;
-  float gate;     // largest centroid distance that still pairs
-  float penalty;  // added to the cost of the track's pairs
 };
 
 // A pair that passed the gate; lower cost = better: (1 - IoU) + min(distance / gate, 1) + penalty.

@@ -1,14 +1,31 @@
-// Boxes and the two association measures of the tracker: box overlap (IoU) and centroid distance.
+// What the tracker associates, a frame's component and a track's prediction, and its two measures:
+// box overlap (IoU) and centroid distance.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace ccl::track {
 
 // Axis-aligned box, left/top inclusive, width/height in pixels (the GstCclComponent convention).
 struct Box {
   float x = 0, y = 0, width = 0, height = 0;
+};
+
+// One component of a frame, as the tracker needs it.
+struct Detection {
+  Box box;
+  std::uint32_t area = 0;
+  float centroid_x = 0, centroid_y = 0;
+};
+
+// One track's prediction as the Tracker hands it over (32 bytes).
+struct Predicted {
+  Box box;
+  float centroid_x, centroid_y;
+  float gate;     // largest centroid distance that still pairs
+  float penalty;  // added to the cost of the track's pairs
 };
 
 inline float area_of(const Box& b) { return b.width * b.height; }

@@ -4,8 +4,7 @@
 
 #include <emmintrin.h>  // SSE2: every x86-64
 
-#include "tracker/candidate_grid.hpp"
-#include "tracker/tracker.hpp"
+#include "tracker/geometry.hpp"
 
 namespace ccl::track {
 

@@ -20,13 +20,6 @@ struct Options {
   float gate = 1.0f;              // ... or its centroid distance <= gate x the prediction's larger side
 };
 
-// One component of a frame, as the tracker needs it.
-struct Detection {
-  Box box;
-  std::uint32_t area = 0;
-  float centroid_x = 0, centroid_y = 0;
-};
-
 // A confirmed track starting or ending; times are the caller's (e.g. buffer timestamps).
 struct Event {
   enum class Kind { Started, Ended };
