@@ -145,51 +145,62 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
   build();
   if (columns_ == 0) return 0;
   // Stage 1, per detection: the binned entries whose region holds its centroid, from its two runs
-  // of home cells, four at a time (a row holds 2.5 regions on average: one four, the loop is rare).
-  // The passing entries are packed and stored four at once, so no store waits on the one before.
+  // of home cells, four at a time. A run holds 2.5 regions on average: the first four of every run
+  // is tested here, the rest of the longer runs (the rare ones) listed and tested after all
+  // detections, so this loop has no branch that depends on the data. The passing entries are packed
+  // and stored four at once, so no store waits on the one before.
   if (inside_.size() < 2 * n + 64) inside_.resize(2 * n + 64);
-  std::size_t n_inside = 0;
+  if (longer_runs_.size() < 2 * n + 1) longer_runs_.resize(2 * n + 1);
+  std::size_t n_inside = 0, n_longer = 0;
   const std::uint32_t* start = cell_start_.data();
   const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
   const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
+  // Four entries from k on: those in the run (k + lane < end) whose region holds the centroid (PX,
+  // PY) are stored at `in` as (entry, detection D) pairs; returns the pointer past them.
+  auto four = [&](std::uint32_t k, std::uint32_t end, __m128 PX, __m128 PY, __m128i D, Inside* in) {
+    const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
+    const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
+    // NaN-exact negations of the scalar test's rejections (px < x0 || px > x1 || ...).
+    const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpnlt_ps(PX, x0), _mm_cmpngt_ps(PX, x1)),
+                                     _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
+    const __m128i K = _mm_set1_epi32(std::int32_t(k));
+    const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(K, lane), _mm_set1_epi32(std::int32_t(end)));
+    const int pass = _mm_movemask_ps(_mm_and_ps(inside, _mm_castsi128_ps(in_range)));
+    // The passing lanes packed to the front (a table per mask), stored as four pairs at once.
+    const __m128i entries = _mm_add_epi32(K, _mm_load_si128(reinterpret_cast<const __m128i*>(kPackedLanes[pass])));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(in), _mm_unpacklo_epi32(entries, D));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(in) + 1, _mm_unpackhi_epi32(entries, D));
+    return in + kLaneCount[pass];
+  };
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
-    const float px = d.centroid_x, py = d.centroid_y;
     int x, y;
-    if (!cell_of(px, py, &x, &y)) continue;
+    if (!cell_of(d.centroid_x, d.centroid_y, &x, &y)) continue;
     // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y): two runs of
     // two cells. (x or y is 0 only by rounding at the padding's edge: the runs from 1 then hold those.)
     const std::size_t c = std::size_t(std::max(y, 1)) * columns_ + std::size_t(std::max(x, 1));
     const std::uint32_t s[2] = {start[c - columns_ - 1], start[c - 1]};
     const std::uint32_t e[2] = {start[c - columns_ + 1], start[c + 1]};
-    const std::size_t most = std::size_t(e[0] - s[0]) + (e[1] - s[1]) + kInsideSlack;
-    if (n_inside + most > inside_.size()) inside_.resize(std::max(2 * inside_.size(), n_inside + most));
-    Inside* in = inside_.data() + n_inside;
-    const __m128 PX = _mm_set1_ps(px), PY = _mm_set1_ps(py);
-    const std::int32_t detection = std::int32_t(j);
-    // Four entries from k on: those in the row (k + lane < end) whose region holds the centroid are
-    // written, the pointer advanced past them.
-    const __m128i D = _mm_set1_epi32(detection);
-    auto four = [&](std::uint32_t k, __m128i end) {
-      const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
-      const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
-      // NaN-exact negations of the scalar test's rejections (px < x0 || px > x1 || ...).
-      const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpnlt_ps(PX, x0), _mm_cmpngt_ps(PX, x1)),
-                                       _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
-      const __m128i K = _mm_set1_epi32(std::int32_t(k));
-      const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(K, lane), end);
-      const int pass = _mm_movemask_ps(_mm_and_ps(inside, _mm_castsi128_ps(in_range)));
-      // The passing lanes packed to the front (a table per mask), stored as four pairs at once.
-      const __m128i entries = _mm_add_epi32(K, _mm_load_si128(reinterpret_cast<const __m128i*>(kPackedLanes[pass])));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(in), _mm_unpacklo_epi32(entries, D));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(in) + 1, _mm_unpackhi_epi32(entries, D));
-      in += kLaneCount[pass];
-    };
-    for (int r = 0; r < 2; ++r) {
-      const __m128i end = _mm_set1_epi32(std::int32_t(e[r]));
-      four(s[r], end);
-      for (std::uint32_t k = s[r] + 4; k < e[r]; k += 4) four(k, end);
+    if (n_inside + 2 * 4 + kInsideSlack > inside_.size()) inside_.resize(2 * inside_.size());
+    const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
+    const __m128i D = _mm_set1_epi32(std::int32_t(j));
+    Inside* in = four(s[0], e[0], PX, PY, D, inside_.data() + n_inside);
+    in = four(s[1], e[1], PX, PY, D, in);
+    n_inside = std::size_t(in - inside_.data());
+    for (int r = 0; r < 2; ++r) {  // written always, kept when the run is longer than four
+      longer_runs_[n_longer] = LongerRun{s[r] + 4, e[r], std::int32_t(j)};
+      n_longer += e[r] > s[r] + 4;
     }
+  }
+  for (std::size_t i = 0; i < n_longer; ++i) {
+    const LongerRun& run = longer_runs_[i];
+    const Detection& d = detections[run.detection];
+    const std::size_t most = std::size_t(run.end - run.from) + kInsideSlack;
+    if (n_inside + most > inside_.size()) inside_.resize(std::max(2 * inside_.size(), n_inside + most));
+    const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
+    const __m128i D = _mm_set1_epi32(run.detection);
+    Inside* in = inside_.data() + n_inside;
+    for (std::uint32_t k = run.from; k < run.end; k += 4) in = four(k, run.end, PX, PY, D, in);
     n_inside = std::size_t(in - inside_.data());
   }
 

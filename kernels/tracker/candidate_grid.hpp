@@ -81,6 +81,11 @@ class CandidateGrid {
     std::int32_t entry, detection;
   };
   std::vector<Inside> inside_;    // the (binned entry, detection) pairs whose region holds the centroid
+  struct LongerRun {
+    std::uint32_t from, end;  // the entries of a run past its first four
+    std::int32_t detection;
+  };
+  std::vector<LongerRun> longer_runs_;
   std::vector<Candidate> pairs_;  // grows, never shrinks: no clearing per frame
 };
 
