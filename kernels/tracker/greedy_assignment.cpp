@@ -40,24 +40,49 @@ void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, s
   // Costs are >= 0 (not NaN): their bits then order as unsigned integers, so (cost, detection) and
   // (cost, track) pack into 64-bit keys and the per-track / per-detection firsts are branch-free
   // minimums. Otherwise (never from the grid's tests) the rounds compare with before().
+  if (key_of_track_.size() < n_tracks) key_of_track_.resize(n_tracks, ~std::uint64_t(0));
+  if (key_of_detection_.size() < n_detections) key_of_detection_.resize(n_detections, ~std::uint64_t(0));
+  std::uint64_t* const kot = key_of_track_.data();  // ~0 everywhere between calls
+  std::uint64_t* const kod = key_of_detection_.data();
+  auto keys = [](const Candidate& c, std::uint64_t* by_track, std::uint64_t* by_detection) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &c.cost, 4);
+    *by_track = (std::uint64_t(bits) << 32) | std::uint32_t(c.detection);
+    *by_detection = (std::uint64_t(bits) << 32) | std::uint32_t(c.track);
+  };
+  constexpr std::uint64_t kNone = ~std::uint64_t(0);
+  // The first round, which takes nearly every pair: the firsts (and whether every cost is ordered)
+  // in one pass over the pairs, then the takes in one pass over the tracks: a track's first pair is
+  // taken when it is also its detection's first.
   std::uint32_t any_odd = 0;
   for (std::size_t i = 0; i < m; ++i) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &candidates[i].cost, 4);
-    any_odd |= std::uint32_t(bits > 0x7f800000u);
+    const Candidate& c = candidates[i];
+    std::uint64_t kt, kd;
+    keys(c, &kt, &kd);
+    any_odd |= std::uint32_t((kt >> 32) > 0x7f800000u);
+    kot[c.track] = std::min(kot[c.track], kt);
+    kod[c.detection] = std::min(kod[c.detection], kd);
   }
-  if (any_odd == 0) {
-    if (key_of_track_.size() < n_tracks) key_of_track_.resize(n_tracks, ~std::uint64_t(0));
-    if (key_of_detection_.size() < n_detections) key_of_detection_.resize(n_detections, ~std::uint64_t(0));
-    std::uint64_t* const kot = key_of_track_.data();
-    std::uint64_t* const kod = key_of_detection_.data();
-    auto keys = [](const Candidate& c, std::uint64_t* by_track, std::uint64_t* by_detection) {
-      std::uint32_t bits;
-      std::memcpy(&bits, &c.cost, 4);
-      *by_track = (std::uint64_t(bits) << 32) | std::uint32_t(c.detection);
-      *by_detection = (std::uint64_t(bits) << 32) | std::uint32_t(c.track);
-    };
-    for (int round = 0; m > 0 && round < kMaxRounds; ++round) {
+  if (any_odd != 0) {
+    for (std::size_t i = 0; i < m; ++i) kot[candidates[i].track] = kNone, kod[candidates[i].detection] = kNone;
+  } else {
+    for (std::size_t t = 0; t < n_tracks; ++t) {
+      const std::uint64_t k = kot[t];
+      if (k == kNone) continue;  // no pair
+      kot[t] = kNone;
+      const std::uint32_t d = std::uint32_t(k);
+      if (kod[d] == ((k & ~std::uint64_t(0xffffffffu)) | t)) dot[t] = std::int32_t(d), tod[d] = std::int32_t(t);
+    }
+    std::fill(kod, kod + n_detections, kNone);
+    std::size_t open = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const Candidate c = candidates[i];
+      candidates[open] = c;
+      open += (dot[c.track] < 0) & (tod[c.detection] < 0);
+    }
+    m = open;
+    // Later rounds over the few pairs left, by pair.
+    for (int round = 1; m > 0 && round < kMaxRounds; ++round) {
       for (std::size_t i = 0; i < m; ++i) {
         const Candidate& c = candidates[i];
         std::uint64_t kt, kd;
@@ -73,10 +98,10 @@ void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, s
         dot[c.track] = take ? c.detection : dot[c.track];
         tod[c.detection] = take ? c.track : tod[c.detection];
       }
-      std::size_t open = 0;
+      open = 0;
       for (std::size_t i = 0; i < m; ++i) {
         const Candidate c = candidates[i];
-        kot[c.track] = ~std::uint64_t(0), kod[c.detection] = ~std::uint64_t(0);
+        kot[c.track] = kNone, kod[c.detection] = kNone;
         candidates[open] = c;
         open += (dot[c.track] < 0) & (tod[c.detection] < 0);
       }
