@@ -172,13 +172,13 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
     _mm_storeu_si128(reinterpret_cast<__m128i*>(in) + 1, _mm_unpackhi_epi32(entries, D));
     return in + kLaneCount[pass];
   };
+  find_cells(detections, n);
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
-    int x, y;
-    if (!cell_of(d.centroid_x, d.centroid_y, &x, &y)) continue;
+    if (detection_cell_[j] < 0) continue;
     // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y): two runs of
-    // two cells. (x or y is 0 only by rounding at the padding's edge: the runs from 1 then hold those.)
-    const std::size_t c = std::size_t(std::max(y, 1)) * columns_ + std::size_t(std::max(x, 1));
+    // two cells.
+    const std::size_t c = std::size_t(detection_cell_[j]);
     const std::uint32_t s[2] = {start[c - columns_ - 1], start[c - 1]};
     const std::uint32_t e[2] = {start[c - columns_ + 1], start[c + 1]};
     if (n_inside + 2 * 4 + kInsideSlack > inside_.size()) inside_.resize(2 * inside_.size());
@@ -230,6 +230,44 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
   }
   if (n_big_ > 0) count = find_big(detections, n, min_iou, count);
   return count;
+}
+
+// Every detection's cell (x, y), clamped to x, y >= 1 (x or y is 0 only by rounding at the padding's
+// edge: the runs from 1 then hold those), as an index, or -1: four detections at a time, the test of
+// cell_of.
+void CandidateGrid::find_cells(const Detection* detections, std::size_t n) {
+  detection_cell_.resize(n);
+  std::int32_t* cell = detection_cell_.data();
+  const __m128 origin_x = _mm_set1_ps(origin_x_), origin_y = _mm_set1_ps(origin_y_);
+  const __m128 inverse = _mm_set1_ps(inverse_cell_), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  const __m128 columns = _mm_set1_ps(float(columns_)), rows = _mm_set1_ps(float(rows_));
+  const __m128i row_length = _mm_set1_epi32(columns_);
+  auto centroid = [](const Detection& d) {  // (cx, cy, 0, 0): 8 bytes, never past the detection
+    return _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&d.centroid_x)));
+  };
+  std::size_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const __m128 c01 = _mm_unpacklo_ps(centroid(detections[j]), centroid(detections[j + 1]));  // x0 x1 y0 y1
+    const __m128 c23 = _mm_unpacklo_ps(centroid(detections[j + 2]), centroid(detections[j + 3]));
+    const __m128 fx = _mm_mul_ps(_mm_sub_ps(_mm_movelh_ps(c01, c23), origin_x), inverse);
+    const __m128 fy = _mm_mul_ps(_mm_sub_ps(_mm_movehl_ps(c23, c01), origin_y), inverse);
+    const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpge_ps(fx, zero), _mm_cmpge_ps(fy, zero)),
+                                     _mm_and_ps(_mm_cmplt_ps(fx, columns), _mm_cmplt_ps(fy, rows)));
+    const __m128i x = _mm_cvttps_epi32(_mm_max_ps(fx, one)), y = _mm_cvttps_epi32(_mm_max_ps(fy, one));
+    // y * columns + x, 32-bit products from SSE2's two 64-bit multiplies.
+    const __m128i even = _mm_mul_epu32(y, row_length), odd = _mm_mul_epu32(_mm_srli_si128(y, 4), row_length);
+    const __m128i product = _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
+                                               _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
+    const __m128i index = _mm_add_epi32(product, x);
+    const __m128i outside = _mm_castps_si128(_mm_andnot_ps(inside, _mm_castsi128_ps(_mm_set1_epi32(-1))));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(cell + j), _mm_or_si128(index, outside));
+  }
+  for (; j < n; ++j) {
+    int x, y;
+    cell[j] = cell_of(detections[j].centroid_x, detections[j].centroid_y, &x, &y)
+                  ? std::max(y, 1) * columns_ + std::max(x, 1)
+                  : -1;
+  }
 }
 
 // The big regions, one cell per detection, the scalar test (same operations as the four-wide one).

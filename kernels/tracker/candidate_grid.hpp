@@ -49,12 +49,15 @@ class CandidateGrid {
   // Cell of a coordinate right of / below the origin (truncation is floor there).
   int cell_x(float x) const { return int((x - origin_x_) * inverse_cell_); }
   int cell_y(float y) const { return int((y - origin_y_) * inverse_cell_); }
-  // The cell holding the point (px, py); false when it lies outside the grid (no region holds it).
+  // The cell holding the point (px, py); false when it lies outside the grid (no region holds it)
+  // or is NaN. (The four-wide version in find_predicted makes the same test.)
   bool cell_of(float px, float py, int* x, int* y) const {
-    if (px < origin_x_ || py < origin_y_) return false;
-    *x = cell_x(px), *y = cell_y(py);
-    return *x < columns_ && *y < rows_;
+    const float fx = (px - origin_x_) * inverse_cell_, fy = (py - origin_y_) * inverse_cell_;
+    if (!(fx >= 0 && fy >= 0 && fx < float(columns_) && fy < float(rows_))) return false;
+    *x = int(fx), *y = int(fy);
+    return true;
   }
+  void find_cells(const Detection* detections, std::size_t n);
   std::size_t find_big(const Detection* detections, std::size_t n, float min_iou, std::size_t count);
 
   float origin_x_ = 0, origin_y_ = 0, inverse_cell_ = 1;
@@ -80,6 +83,9 @@ class CandidateGrid {
   struct Inside {
     std::int32_t entry, detection;
   };
+  // Per detection: the cell of the last of its home cells, (x, y) with x, y >= 1 (the runs left and
+  // above then exist), as an index; -1 when its centroid is outside the grid.
+  std::vector<std::int32_t> detection_cell_;
   std::vector<Inside> inside_;    // the (binned entry, detection) pairs whose region holds the centroid
   struct LongerRun {
     std::uint32_t from, end;  // the entries of a run past its first four
