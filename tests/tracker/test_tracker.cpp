@@ -244,7 +244,8 @@ TEST(CandidateGrid, FindsWhatBruteForceFinds) {
   std::uniform_real_distribution<float> pos(0, 1000), side(2, 40), g(0, 60);
   for (int round = 0; round < 20; ++round) {
     ccl::track::Predictions p;
-    std::vector<ccl::track::Detection> d(300);
+    constexpr int kDetections = 303;  // not a multiple of four: the grid's four-wide cell pass has a tail
+    std::vector<ccl::track::Detection> d(kDetections);
     for (int t = 0; t < 300; ++t) {
       const ccl::track::Box b{pos(rng), pos(rng), side(rng), side(rng)};
       p.box.push_back(b), p.centroid_x.push_back(b.x + b.width / 2), p.centroid_y.push_back(b.y + b.height / 2);
@@ -257,6 +258,12 @@ TEST(CandidateGrid, FindsWhatBruteForceFinds) {
       x.box = {pos(rng), pos(rng), side(rng), side(rng)};
       x.centroid_x = x.box.x + x.box.width / 3, x.centroid_y = x.box.y + x.box.height / 2;
     }
+    // Centroids no region holds: NaN, far off (past what an int cell index holds), left of / above
+    // every region; one of them in the tail.
+    d[std::size_t(round)].centroid_x = std::nanf("");
+    d[std::size_t(round) + 40].centroid_y = 1e12f;
+    d[std::size_t(round) + 80].centroid_x = -1e12f;
+    d[kDetections - 1 - round % 3].centroid_y = std::nanf("");
     ccl::track::CandidateGrid grid;
     std::vector<ccl::track::Candidate> got;
     grid.find(p, d.data(), d.size(), 0.1f, &got);
@@ -264,7 +271,7 @@ TEST(CandidateGrid, FindsWhatBruteForceFinds) {
     std::map<std::pair<int, int>, float> want_cost;
     for (const auto& c : got) EXPECT_TRUE(have.insert({c.track, c.detection}).second) << "pair found twice";
     for (int t = 0; t < 300; ++t)
-      for (int j = 0; j < 300; ++j) {
+      for (int j = 0; j < kDetections; ++j) {
         const float o = ccl::track::iou(p.box[t], d[j].box);
         const float dist = ccl::track::distance(p.centroid_x[t], p.centroid_y[t], d[j].centroid_x, d[j].centroid_y);
         const ccl::track::Box& b = p.box[t];
