@@ -19,10 +19,18 @@ void gst_ccl_track_write_ids(GstCclMeta* meta, const std::vector<std::uint32_t>&
 
 namespace {
 
-// The component's "connected-component" param, found by quark (no string compare per ROI).
+// The component's "connected-component" param. GStreamer >= 1.26 keeps a structure's name as a
+// string and makes a quark of it on every gst_structure_get_name_id (a global lookup, ~30 ns): there
+// the name is compared as a string; before, the quark is stored and compares for free.
 GstStructure* component_param(const GstVideoRegionOfInterestMeta* roi, GQuark name) {
-  for (GList* l = roi->params; l; l = l->next)
-    if (gst_structure_get_name_id(static_cast<GstStructure*>(l->data)) == name) return static_cast<GstStructure*>(l->data);
+  for (GList* l = roi->params; l; l = l->next) {
+    const GstStructure* s = static_cast<GstStructure*>(l->data);
+#if GST_CHECK_VERSION(1, 26, 0)
+    if (gst_structure_has_name(s, g_quark_to_string(name))) return static_cast<GstStructure*>(l->data);
+#else
+    if (gst_structure_get_name_id(s) == name) return static_cast<GstStructure*>(l->data);
+#endif
+  }
   return nullptr;
 }
 
