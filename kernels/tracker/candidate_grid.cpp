@@ -242,15 +242,13 @@ void CandidateGrid::find_cells(const Detection* detections, std::size_t n) {
   const __m128 inverse = _mm_set1_ps(inverse_cell_), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
   const __m128 columns = _mm_set1_ps(float(columns_)), rows = _mm_set1_ps(float(rows_));
   const __m128i row_length = _mm_set1_epi32(columns_);
-  auto centroid = [](const Detection& d) {  // (cx, cy, 0, 0): 8 bytes, never past the detection
-    return _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&d.centroid_x)));
-  };
   std::size_t j = 0;
   for (; j + 4 <= n; j += 4) {
-    const __m128 c01 = _mm_unpacklo_ps(centroid(detections[j]), centroid(detections[j + 1]));  // x0 x1 y0 y1
-    const __m128 c23 = _mm_unpacklo_ps(centroid(detections[j + 2]), centroid(detections[j + 3]));
-    const __m128 fx = _mm_mul_ps(_mm_sub_ps(_mm_movelh_ps(c01, c23), origin_x), inverse);
-    const __m128 fy = _mm_mul_ps(_mm_sub_ps(_mm_movehl_ps(c23, c01), origin_y), inverse);
+    const Detection* const four[4] = {&detections[j], &detections[j + 1], &detections[j + 2], &detections[j + 3]};
+    __m128 px, py;
+    four_centroids(four, &px, &py);
+    const __m128 fx = _mm_mul_ps(_mm_sub_ps(px, origin_x), inverse);
+    const __m128 fy = _mm_mul_ps(_mm_sub_ps(py, origin_y), inverse);
     const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpge_ps(fx, zero), _mm_cmpge_ps(fy, zero)),
                                      _mm_and_ps(_mm_cmplt_ps(fx, columns), _mm_cmplt_ps(fy, rows)));
     const __m128i x = _mm_cvttps_epi32(_mm_max_ps(fx, one)), y = _mm_cvttps_epi32(_mm_max_ps(fy, one));

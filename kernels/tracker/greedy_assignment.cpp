@@ -40,9 +40,10 @@ void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, s
   // Costs are >= 0 (not NaN): their bits then order as unsigned integers, so (cost, detection) and
   // (cost, track) pack into 64-bit keys and the per-track / per-detection firsts are branch-free
   // minimums. Otherwise (never from the grid's tests) the rounds compare with before().
-  if (key_of_track_.size() < n_tracks) key_of_track_.resize(n_tracks, ~std::uint64_t(0));
-  if (key_of_detection_.size() < n_detections) key_of_detection_.resize(n_detections, ~std::uint64_t(0));
-  std::uint64_t* const kot = key_of_track_.data();  // ~0 everywhere between calls
+  constexpr std::uint64_t kNone = ~std::uint64_t(0);
+  if (key_of_track_.size() < n_tracks) key_of_track_.resize(n_tracks, kNone);
+  if (key_of_detection_.size() < n_detections) key_of_detection_.resize(n_detections, kNone);
+  std::uint64_t* const kot = key_of_track_.data();  // kNone everywhere between calls
   std::uint64_t* const kod = key_of_detection_.data();
   auto keys = [](const Candidate& c, std::uint64_t* by_track, std::uint64_t* by_detection) {
     std::uint32_t bits;
@@ -50,20 +51,25 @@ void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, s
     *by_track = (std::uint64_t(bits) << 32) | std::uint32_t(c.detection);
     *by_detection = (std::uint64_t(bits) << 32) | std::uint32_t(c.track);
   };
-  constexpr std::uint64_t kNone = ~std::uint64_t(0);
-  // The first round, which takes nearly every pair: the firsts (and whether every cost is ordered)
-  // in one pass over the pairs, then the takes in one pass over the tracks: a track's first pair is
-  // taken when it is also its detection's first.
-  std::uint32_t any_odd = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    const Candidate& c = candidates[i];
-    std::uint64_t kt, kd;
-    keys(c, &kt, &kd);
-    any_odd |= std::uint32_t((kt >> 32) > 0x7f800000u);
-    kot[c.track] = std::min(kot[c.track], kt);
-    kod[c.detection] = std::min(kod[c.detection], kd);
-  }
-  if (any_odd != 0) {
+  // Every track's and detection's first key over candidates[0 .. count); true when a cost is not
+  // ordered (negative or NaN: then the keys mean nothing). `count` by value: a size_t the loop reads
+  // through a reference could alias the 64-bit keys it writes.
+  auto find_firsts = [&](std::size_t count) {
+    std::uint32_t any_odd = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const Candidate& c = candidates[i];
+      std::uint64_t kt, kd;
+      keys(c, &kt, &kd);
+      any_odd |= std::uint32_t((kt >> 32) > 0x7f800000u);
+      kot[c.track] = std::min(kot[c.track], kt);
+      kod[c.detection] = std::min(kod[c.detection], kd);
+    }
+    return any_odd != 0;
+  };
+  // The first round, which takes nearly every pair: the firsts in one pass over the pairs, then the
+  // takes in one pass over the tracks: a track's first pair is taken when it is also its detection's
+  // first.
+  if (find_firsts(m)) {
     for (std::size_t i = 0; i < m; ++i) kot[candidates[i].track] = kNone, kod[candidates[i].detection] = kNone;
   } else {
     for (std::size_t t = 0; t < n_tracks; ++t) {
@@ -83,13 +89,7 @@ void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, s
     m = open;
     // Later rounds over the few pairs left, by pair.
     for (int round = 1; m > 0 && round < kMaxRounds; ++round) {
-      for (std::size_t i = 0; i < m; ++i) {
-        const Candidate& c = candidates[i];
-        std::uint64_t kt, kd;
-        keys(c, &kt, &kd);
-        kot[c.track] = std::min(kot[c.track], kt);
-        kod[c.detection] = std::min(kod[c.detection], kd);
-      }
+      find_firsts(m);  // the costs were checked in the first round
       for (std::size_t i = 0; i < m; ++i) {
         const Candidate& c = candidates[i];
         std::uint64_t kt, kd;

@@ -1,5 +1,6 @@
 // The association test of the tracker for four (track, detection) pairs at once, SSE2: the
-// candidate grid's second stage and its big-region path share it, so every pair's cost has the same bits.
+// candidate grid's second stage and its big-region path share it, so every pair's cost has the same
+// bits. Also the four-detection centroid load the grid's cell pass uses.
 #pragma once
 
 #include <emmintrin.h>  // SSE2: every x86-64
@@ -7,6 +8,17 @@
 #include "tracker/geometry.hpp"
 
 namespace ccl::track {
+
+// The centroids of four detections as (x0 x1 x2 x3) and (y0 y1 y2 y3): an 8-byte load each
+// (unaligned, never past the detection).
+inline void four_centroids(const Detection* const d[4], __m128* x, __m128* y) {
+  auto centroid = [](const Detection* q) {  // (cx, cy, 0, 0)
+    return _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&q->centroid_x)));
+  };
+  const __m128 c01 = _mm_unpacklo_ps(centroid(d[0]), centroid(d[1]));  // cx0 cx1 cy0 cy1
+  const __m128 c23 = _mm_unpacklo_ps(centroid(d[2]), centroid(d[3]));
+  *x = _mm_movelh_ps(c01, c23), *y = _mm_movehl_ps(c23, c01);
+}
 
 // The gate and cost of four pairs whose centroids lie in their tracks' regions: a pair passes when
 // its IoU >= min_iou or its centroid distance <= gate; cost = (1 - IoU) + min(distance / gate, 1) +
@@ -24,12 +36,8 @@ inline int four_pair_costs(const Predicted* const p[4], const Detection* const d
   __m128 DX = _mm_loadu_ps(&d[0]->box.x), DY = _mm_loadu_ps(&d[1]->box.x);
   __m128 DW = _mm_loadu_ps(&d[2]->box.x), DH = _mm_loadu_ps(&d[3]->box.x);
   _MM_TRANSPOSE4_PS(DX, DY, DW, DH);
-  auto centroid = [](const Detection* q) {  // (cx, cy, 0, 0): 8 bytes, unaligned, never past the detection
-    return _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&q->centroid_x)));
-  };
-  const __m128 c01 = _mm_unpacklo_ps(centroid(d[0]), centroid(d[1]));  // cx0 cx1 cy0 cy1
-  const __m128 c23 = _mm_unpacklo_ps(centroid(d[2]), centroid(d[3]));
-  const __m128 DCX = _mm_movelh_ps(c01, c23), DCY = _mm_movehl_ps(c23, c01);
+  __m128 DCX, DCY;
+  four_centroids(d, &DCX, &DCY);
 
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
   const __m128 w = _mm_max_ps(_mm_sub_ps(_mm_min_ps(_mm_add_ps(DX, DW), _mm_add_ps(X, W)), _mm_max_ps(DX, X)), zero);
