@@ -141,38 +141,19 @@ void CandidateGrid::find(const Predictions& predicted, const Detection* detectio
   out->insert(out->end(), pairs_.begin(), pairs_.begin() + std::ptrdiff_t(count));
 }
 
-std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size_t n, float min_iou) {
-  build();
-  if (columns_ == 0) return 0;
-  // Stage 1, per detection: the binned entries whose region holds its centroid, from its two runs
-  // of home cells, four at a time. A run holds 2.5 regions on average: the first four of every run
-  // is tested here, the rest of the longer runs (the rare ones) listed and tested after all
-  // detections, so this loop has no branch that depends on the data. The passing entries are packed
-  // and stored four at once, so no store waits on the one before.
-  if (inside_.size() < 2 * n + 64) inside_.resize(2 * n + 64);
-  if (longer_runs_.size() < 2 * n + 1) longer_runs_.resize(2 * n + 1);
-  std::size_t n_inside = 0, n_longer = 0;
+CandidateGrid::CandidateGrid() : wide_(wide_supported()) {}
+
+void CandidateGrid::set_wide(bool wide) { wide_ = wide && wide_supported(); }
+
+// Stage 1, per detection: the binned entries whose region holds its centroid, from its two runs of
+// home cells, four at a time. A run holds 2.5 regions on average: the first four of every run is
+// tested here, the rest of the longer runs (the rare ones) listed for later, so this loop has no
+// branch that depends on the data. The passing entries are packed and stored four at once, so no
+// store waits on the one before. Returns how many pairs are in inside_; *n_longer gets the count of
+// longer_runs_.
+std::size_t CandidateGrid::find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer) {
+  std::size_t n_inside = 0, longer = 0;
   const std::uint32_t* start = cell_start_.data();
-  const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
-  const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
-  // Four entries from k on: those in the run (k + lane < end) whose region holds the centroid (PX,
-  // PY) are stored at `in` as (entry, detection D) pairs; returns the pointer past them.
-  auto four = [&](std::uint32_t k, std::uint32_t end, __m128 PX, __m128 PY, __m128i D, Inside* in) {
-    const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
-    const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
-    // NaN-exact negations of the scalar test's rejections (px < x0 || px > x1 || ...).
-    const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpnlt_ps(PX, x0), _mm_cmpngt_ps(PX, x1)),
-                                     _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
-    const __m128i K = _mm_set1_epi32(std::int32_t(k));
-    const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(K, lane), _mm_set1_epi32(std::int32_t(end)));
-    const int pass = _mm_movemask_ps(_mm_and_ps(inside, _mm_castsi128_ps(in_range)));
-    // The passing lanes packed to the front (a table per mask), stored as four pairs at once.
-    const __m128i entries = _mm_add_epi32(K, _mm_load_si128(reinterpret_cast<const __m128i*>(kPackedLanes[pass])));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(in), _mm_unpacklo_epi32(entries, D));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(in) + 1, _mm_unpackhi_epi32(entries, D));
-    return in + kLaneCount[pass];
-  };
-  find_cells(detections, n);
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
     if (detection_cell_[j] < 0) continue;
@@ -184,14 +165,47 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
     if (n_inside + 2 * 4 + kInsideSlack > inside_.size()) inside_.resize(2 * inside_.size());
     const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
     const __m128i D = _mm_set1_epi32(std::int32_t(j));
-    Inside* in = four(s[0], e[0], PX, PY, D, inside_.data() + n_inside);
-    in = four(s[1], e[1], PX, PY, D, in);
+    Inside* in = four_inside(s[0], e[0], PX, PY, D, inside_.data() + n_inside);
+    in = four_inside(s[1], e[1], PX, PY, D, in);
     n_inside = std::size_t(in - inside_.data());
     for (int r = 0; r < 2; ++r) {  // written always, kept when the run is longer than four
-      longer_runs_[n_longer] = LongerRun{s[r] + 4, e[r], std::int32_t(j)};
-      n_longer += e[r] > s[r] + 4;
+      longer_runs_[longer] = LongerRun{s[r] + 4, e[r], std::int32_t(j)};
+      longer += e[r] > s[r] + 4;
     }
   }
+  *n_longer = longer;
+  return n_inside;
+}
+
+// Four entries from k on: those in the run (k + lane < end) whose region holds the centroid (PX, PY)
+// are stored at `in` as (entry, detection D) pairs; returns the pointer past them.
+CandidateGrid::Inside* CandidateGrid::four_inside(std::uint32_t k, std::uint32_t end, __m128 PX, __m128 PY, __m128i D,
+                                                  Inside* in) const {
+  const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
+  const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
+  const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
+  // NaN-exact negations of the scalar test's rejections (px < x0 || px > x1 || ...).
+  const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpnlt_ps(PX, x0), _mm_cmpngt_ps(PX, x1)),
+                                   _mm_and_ps(_mm_cmpnlt_ps(PY, y0), _mm_cmpngt_ps(PY, y1)));
+  const __m128i K = _mm_set1_epi32(std::int32_t(k));
+  const __m128i in_range = _mm_cmplt_epi32(_mm_add_epi32(K, _mm_set_epi32(3, 2, 1, 0)), _mm_set1_epi32(std::int32_t(end)));
+  const int pass = _mm_movemask_ps(_mm_and_ps(inside, _mm_castsi128_ps(in_range)));
+  // The passing lanes packed to the front (a table per mask), stored as four pairs at once.
+  const __m128i entries = _mm_add_epi32(K, _mm_load_si128(reinterpret_cast<const __m128i*>(kPackedLanes[pass])));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(in), _mm_unpacklo_epi32(entries, D));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(in) + 1, _mm_unpackhi_epi32(entries, D));
+  return in + kLaneCount[pass];
+}
+
+std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size_t n, float min_iou) {
+  build();
+  if (columns_ == 0) return 0;
+  if (inside_.size() < 2 * n + 64) inside_.resize(2 * n + 64);
+  if (longer_runs_.size() < 2 * n + 1) longer_runs_.resize(2 * n + 1);
+  find_cells(detections, n);
+  std::size_t n_longer = 0;
+  std::size_t n_inside = wide_ ? find_inside_wide(detections, n, &n_longer) : find_inside(detections, n, &n_longer);
+  // The rest of the longer runs, four at a time.
   for (std::size_t i = 0; i < n_longer; ++i) {
     const LongerRun& run = longer_runs_[i];
     const Detection& d = detections[run.detection];
@@ -200,11 +214,18 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
     const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
     const __m128i D = _mm_set1_epi32(run.detection);
     Inside* in = inside_.data() + n_inside;
-    for (std::uint32_t k = run.from; k < run.end; k += 4) in = four(k, run.end, PX, PY, D, in);
+    for (std::uint32_t k = run.from; k < run.end; k += 4) in = four_inside(k, run.end, PX, PY, D, in);
     n_inside = std::size_t(in - inside_.data());
   }
 
-  // Stage 2, over all those pairs four at a time: the gate and the cost, branch-free.
+  std::size_t count = find_costs(detections, n_inside, min_iou);
+  if (n_big_ > 0) count = find_big(detections, n, min_iou, count);
+  return count;
+}
+
+// Stage 2, over the n_inside pairs of stage 1 four at a time: the gate and the cost, branch-free.
+// The passing pairs go to pairs_; returns how many.
+std::size_t CandidateGrid::find_costs(const Detection* detections, std::size_t n_inside, float min_iou) {
   if (pairs_.size() < n_inside + 64) pairs_.resize(std::max(2 * pairs_.size(), n_inside + 64));
   std::size_t count = 0;
   const std::int32_t* track = track_.data();
@@ -228,7 +249,6 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
       count += (pass >> l) & 1;
     }
   }
-  if (n_big_ > 0) count = find_big(detections, n, min_iou, count);
   return count;
 }
 

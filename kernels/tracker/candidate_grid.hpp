@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <emmintrin.h>  // SSE2: every x86-64
+
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +31,8 @@ struct Candidate {
 
 class CandidateGrid {
  public:
+  CandidateGrid();
+
   // Appends every (track, detection) pair whose detection centroid lies in the track's gated region
   // (predicted box grown to the square of half-side gate around the predicted centroid) and whose
   // IoU >= min_iou or centroid distance <= gate, each once (in no particular order).
@@ -44,6 +48,12 @@ class CandidateGrid {
   std::size_t find_predicted(const Detection* detections, std::size_t n, float min_iou);
   Candidate* pairs() { return pairs_.data(); }
 
+  // Stage 1 runs eight regions at a time (AVX2) where the CPU has AVX2 (checked once), else four
+  // (SSE2): the same pairs in the same order. false forces the four-wide path (tests compare them).
+  void set_wide(bool wide);
+  bool wide() const { return wide_; }
+  static bool wide_supported();  // candidate_grid_avx2.cpp
+
  private:
   void build();
   // Cell of a coordinate right of / below the origin (truncation is floor there).
@@ -58,8 +68,16 @@ class CandidateGrid {
     return true;
   }
   void find_cells(const Detection* detections, std::size_t n);
+  struct Inside;
+  // Slots of inside_ past its pairs that stage 2's padding to a multiple of four writes.
+  static constexpr std::size_t kWideSlack = 4;
+  std::size_t find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer);
+  std::size_t find_inside_wide(const Detection* detections, std::size_t n, std::size_t* n_longer);  // AVX2
+  std::size_t find_costs(const Detection* detections, std::size_t n_inside, float min_iou);
+  Inside* four_inside(std::uint32_t k, std::uint32_t end, __m128 PX, __m128 PY, __m128i D, Inside* in) const;
   std::size_t find_big(const Detection* detections, std::size_t n, float min_iou, std::size_t count);
 
+  bool wide_;
   float origin_x_ = 0, origin_y_ = 0, inverse_cell_ = 1;
   int columns_ = 0, rows_ = 0;
   std::vector<Predicted> predicted_;  // per track, in track order

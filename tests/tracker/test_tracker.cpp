@@ -240,6 +240,7 @@ TEST(Tracker, SameInputSameIds) {
 // The grid finds exactly the pairs that a scan of every (track, detection) pair finds: centroid in
 // the gated region, and IoU >= min_iou or distance <= gate.
 TEST(CandidateGrid, FindsWhatBruteForceFinds) {
+  std::printf("stage 1 eight-wide (AVX2) on this CPU: %s\n", ccl::track::CandidateGrid::wide_supported() ? "yes" : "no");
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> pos(0, 1000), side(2, 40), g(0, 60);
   for (int round = 0; round < 20; ++round) {
@@ -267,6 +268,20 @@ TEST(CandidateGrid, FindsWhatBruteForceFinds) {
     ccl::track::CandidateGrid grid;
     std::vector<ccl::track::Candidate> got;
     grid.find(p, d.data(), d.size(), 0.1f, &got);
+    // The eight-wide stage 1 (AVX2, where the CPU has it) and the four-wide one: the same pairs, in
+    // the same order, with the same cost bits.
+    ccl::track::CandidateGrid four_wide;
+    four_wide.set_wide(false);
+    std::vector<ccl::track::Candidate> four_got;
+    four_wide.find(p, d.data(), d.size(), 0.1f, &four_got);
+    EXPECT_FALSE(four_wide.wide());
+    EXPECT_EQ(grid.wide(), ccl::track::CandidateGrid::wide_supported());
+    ASSERT_EQ(got.size(), four_got.size()) << "round " << round;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].track, four_got[i].track) << "pair " << i;
+      EXPECT_EQ(got[i].detection, four_got[i].detection) << "pair " << i;
+      EXPECT_EQ(std::memcmp(&got[i].cost, &four_got[i].cost, sizeof(float)), 0) << "pair " << i;
+    }
     std::set<std::pair<int, int>> want, have;
     std::map<std::pair<int, int>, float> want_cost;
     for (const auto& c : got) EXPECT_TRUE(have.insert({c.track, c.detection}).second) << "pair found twice";

@@ -1,0 +1,93 @@
+// The candidate grid's stage 1 eight regions at a time (AVX2), for CPUs that have it: only the
+// functions marked CCL_WIDE are built for AVX2 (the rest of the library stays baseline x86-64), and
+// the grid calls them only when the CPU says it has AVX2. Lanes 0-3 test the first four regions of a
+// detection's first run, lanes 4-7 those of its second: the four-wide path's two tests in one, with
+// the same comparisons, storing the same pairs in the same order.
+#include <immintrin.h>
+
+#include "tracker/candidate_grid.hpp"
+
+#define CCL_WIDE __attribute__((target("avx2")))
+#define CCL_WIDE_INLINE __attribute__((target("avx2"), always_inline)) inline
+
+namespace ccl::track {
+
+namespace {
+
+// For each 8-bit mask of passing lanes: the lanes to gather so that, interleaved with the detection
+// by unpacklo / unpackhi (which work within 128-bit halves), the pairs come out in lane order:
+// passing lanes p0 .. p7 are placed as (p0 p1 p4 p5 p2 p3 p6 p7).
+struct PairOrder {
+  std::uint8_t lanes[256][8];
+};
+constexpr PairOrder make_pair_order() {
+  PairOrder table{};
+  constexpr int kSlot[8] = {0, 1, 4, 5, 2, 3, 6, 7};
+  for (int mask = 0; mask < 256; ++mask) {
+    std::uint8_t packed[8] = {};
+    int k = 0;
+    for (int lane = 0; lane < 8; ++lane)
+      if (mask & (1 << lane)) packed[k++] = std::uint8_t(lane);
+    for (int i = 0; i < 8; ++i) table.lanes[mask][i] = packed[kSlot[i]];
+  }
+  return table;
+}
+constexpr PairOrder kPairOrder = make_pair_order();
+
+// Four floats from f + lo in lanes 0-3, four from f + hi in lanes 4-7.
+CCL_WIDE_INLINE __m256 load_two(const float* f, std::uint32_t lo, std::uint32_t hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f + lo)), _mm_loadu_ps(f + hi), 1);
+}
+
+CCL_WIDE_INLINE __m256i two_halves(std::uint32_t lo, std::uint32_t hi) {
+  return _mm256_setr_m128i(_mm_set1_epi32(std::int32_t(lo)), _mm_set1_epi32(std::int32_t(hi)));
+}
+
+}  // namespace
+
+bool CandidateGrid::wide_supported() {
+  static const bool supported = __builtin_cpu_supports("avx2");
+  return supported;
+}
+
+CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections, std::size_t n,
+                                                     std::size_t* n_longer) {
+  std::size_t n_inside = 0, longer = 0;
+  const std::uint32_t* start = cell_start_.data();
+  const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3);
+  for (std::size_t j = 0; j < n; ++j) {
+    const Detection& d = detections[j];
+    if (detection_cell_[j] < 0) continue;
+    // The two runs of two home cells (see find_inside).
+    const std::size_t c = std::size_t(detection_cell_[j]);
+    const std::uint32_t s0 = start[c - columns_ - 1], s1 = start[c - 1];
+    const std::uint32_t e0 = start[c - columns_ + 1], e1 = start[c + 1];
+    if (n_inside + 8 + kWideSlack > inside_.size()) inside_.resize(2 * inside_.size());
+    const __m256 px = _mm256_set1_ps(d.centroid_x), py = _mm256_set1_ps(d.centroid_y);
+    const __m256 x0 = load_two(f[kX0], s0, s1), y0 = load_two(f[kY0], s0, s1);
+    const __m256 x1 = load_two(f[kX1], s0, s1), y1 = load_two(f[kY1], s0, s1);
+    // The four-wide path's NaN-exact comparisons.
+    const __m256 inside =
+        _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(px, x0, _CMP_NLT_UQ), _mm256_cmp_ps(px, x1, _CMP_NGT_UQ)),
+                      _mm256_and_ps(_mm256_cmp_ps(py, y0, _CMP_NLT_UQ), _mm256_cmp_ps(py, y1, _CMP_NGT_UQ)));
+    const __m256i entry = _mm256_add_epi32(two_halves(s0, s1), lane);
+    const __m256 in_run = _mm256_castsi256_ps(_mm256_cmpgt_epi32(two_halves(e0, e1), entry));
+    const int pass = _mm256_movemask_ps(_mm256_and_ps(inside, in_run));
+    const __m256i order = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPairOrder.lanes[pass])));
+    const __m256i placed = _mm256_permutevar8x32_epi32(entry, order);
+    const __m256i detection = _mm256_set1_epi32(std::int32_t(j));
+    __m256i* in = reinterpret_cast<__m256i*>(inside_.data() + n_inside);
+    _mm256_storeu_si256(in, _mm256_unpacklo_epi32(placed, detection));
+    _mm256_storeu_si256(in + 1, _mm256_unpackhi_epi32(placed, detection));
+    n_inside += std::size_t(__builtin_popcount(unsigned(pass)));
+    longer_runs_[longer] = LongerRun{s0 + 4, e0, std::int32_t(j)};  // written always, kept when longer than four
+    longer += e0 > s0 + 4;
+    longer_runs_[longer] = LongerRun{s1 + 4, e1, std::int32_t(j)};
+    longer += e1 > s1 + 4;
+  }
+  *n_longer = longer;
+  return n_inside;
+}
+
+}  // namespace ccl::track
