@@ -145,43 +145,11 @@ CandidateGrid::CandidateGrid() : wide_(wide_supported()) {}
 
 void CandidateGrid::set_wide(bool wide) { wide_ = wide && wide_supported(); }
 
-// Stage 1, per detection: the binned entries whose region holds its centroid, from its two runs of
-// home cells, four at a time. A run holds 2.5 regions on average: the first four of every run is
-// tested here, the rest of the longer runs (the rare ones) listed for later, so this loop has no
-// branch that depends on the data. The passing entries are packed and stored four at once, so no
-// store waits on the one before. Returns how many pairs are in inside_; *n_longer gets the count of
-// longer_runs_.
-std::size_t CandidateGrid::find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer) {
-  std::size_t n_inside = 0, longer = 0;
-  const std::uint32_t* start = cell_start_.data();
-  for (std::size_t j = 0; j < n; ++j) {
-    const Detection& d = detections[j];
-    if (detection_cell_[j] < 0) continue;
-    // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y): two runs of
-    // two cells.
-    const std::size_t c = std::size_t(detection_cell_[j]);
-    const std::uint32_t s[2] = {start[c - columns_ - 1], start[c - 1]};
-    const std::uint32_t e[2] = {start[c - columns_ + 1], start[c + 1]};
-    if (n_inside + 2 * 4 + kInsideSlack > inside_.size()) inside_.resize(2 * inside_.size());
-    const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
-    const __m128i D = _mm_set1_epi32(std::int32_t(j));
-    Inside* in = four_inside(s[0], e[0], PX, PY, D, inside_.data() + n_inside);
-    in = four_inside(s[1], e[1], PX, PY, D, in);
-    n_inside = std::size_t(in - inside_.data());
-    for (int r = 0; r < 2; ++r) {  // written always, kept when the run is longer than four
-      longer_runs_[longer] = LongerRun{s[r] + 4, e[r], std::int32_t(j)};
-      longer += e[r] > s[r] + 4;
-    }
-  }
-  *n_longer = longer;
-  return n_inside;
-}
-
 // Four entries from k on: those in the run (k + lane < end) whose region holds the centroid (PX, PY)
 // are stored at `in` as (entry, detection D) pairs; returns the pointer past them.
-CandidateGrid::Inside* CandidateGrid::four_inside(std::uint32_t k, std::uint32_t end, __m128 PX, __m128 PY, __m128i D,
-                                                  Inside* in) const {
-  const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
+// f: the binned regions' corner arrays.
+inline CandidateGrid::Inside* CandidateGrid::four_inside(const float* const f[kFields], std::uint32_t k, std::uint32_t end,
+                                                         __m128 PX, __m128 PY, __m128i D, Inside* in) {
   const __m128 x0 = _mm_loadu_ps(f[kX0] + k), y0 = _mm_loadu_ps(f[kY0] + k);
   const __m128 x1 = _mm_loadu_ps(f[kX1] + k), y1 = _mm_loadu_ps(f[kY1] + k);
   // NaN-exact negations of the scalar test's rejections (px < x0 || px > x1 || ...).
@@ -197,6 +165,39 @@ CandidateGrid::Inside* CandidateGrid::four_inside(std::uint32_t k, std::uint32_t
   return in + kLaneCount[pass];
 }
 
+// Stage 1, per detection: the binned entries whose region holds its centroid, from its two runs of
+// home cells, four at a time. A run holds 2.5 regions on average: the first four of every run is
+// tested here, the rest of the longer runs (the rare ones) listed for later, so this loop has no
+// branch that depends on the data. The passing entries are packed and stored four at once, so no
+// store waits on the one before. Returns how many pairs are in inside_; *n_longer gets the count of
+// longer_runs_.
+std::size_t CandidateGrid::find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer) {
+  std::size_t n_inside = 0, longer = 0;
+  const std::uint32_t* start = cell_start_.data();
+  const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
+  for (std::size_t j = 0; j < n; ++j) {
+    const Detection& d = detections[j];
+    if (detection_cell_[j] < 0) continue;
+    // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y): two runs of
+    // two cells.
+    const std::size_t c = std::size_t(detection_cell_[j]);
+    const std::uint32_t s[2] = {start[c - columns_ - 1], start[c - 1]};
+    const std::uint32_t e[2] = {start[c - columns_ + 1], start[c + 1]};
+    if (n_inside + 2 * 4 + kInsideSlack > inside_.size()) inside_.resize(2 * inside_.size());
+    const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
+    const __m128i D = _mm_set1_epi32(std::int32_t(j));
+    Inside* in = four_inside(f, s[0], e[0], PX, PY, D, inside_.data() + n_inside);
+    in = four_inside(f, s[1], e[1], PX, PY, D, in);
+    n_inside = std::size_t(in - inside_.data());
+    for (int r = 0; r < 2; ++r) {  // written always, kept when the run is longer than four
+      longer_runs_[longer] = LongerRun{s[r] + 4, e[r], std::int32_t(j)};
+      longer += e[r] > s[r] + 4;
+    }
+  }
+  *n_longer = longer;
+  return n_inside;
+}
+
 std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size_t n, float min_iou) {
   build();
   if (columns_ == 0) return 0;
@@ -206,6 +207,7 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
   std::size_t n_longer = 0;
   std::size_t n_inside = wide_ ? find_inside_wide(detections, n, &n_longer) : find_inside(detections, n, &n_longer);
   // The rest of the longer runs, four at a time.
+  const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
   for (std::size_t i = 0; i < n_longer; ++i) {
     const LongerRun& run = longer_runs_[i];
     const Detection& d = detections[run.detection];
@@ -214,7 +216,7 @@ std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size
     const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
     const __m128i D = _mm_set1_epi32(run.detection);
     Inside* in = inside_.data() + n_inside;
-    for (std::uint32_t k = run.from; k < run.end; k += 4) in = four_inside(k, run.end, PX, PY, D, in);
+    for (std::uint32_t k = run.from; k < run.end; k += 4) in = four_inside(f, k, run.end, PX, PY, D, in);
     n_inside = std::size_t(in - inside_.data());
   }
 

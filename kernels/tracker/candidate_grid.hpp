@@ -74,7 +74,8 @@ class CandidateGrid {
   std::size_t find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer);
   std::size_t find_inside_wide(const Detection* detections, std::size_t n, std::size_t* n_longer);  // AVX2
   std::size_t find_costs(const Detection* detections, std::size_t n_inside, float min_iou);
-  Inside* four_inside(std::uint32_t k, std::uint32_t end, __m128 PX, __m128 PY, __m128i D, Inside* in) const;
+  static Inside* four_inside(const float* const f[], std::uint32_t k, std::uint32_t end, __m128 PX, __m128 PY,
+                             __m128i D, Inside* in);
   std::size_t find_big(const Detection* detections, std::size_t n, float min_iou, std::size_t count);
 
   bool wide_;
