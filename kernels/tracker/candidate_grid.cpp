@@ -18,9 +18,6 @@ constexpr float kMaxCellsPerTrack = 4;
 constexpr float kMaxCellInMeanSides = 2;
 // Entries past the last one that a four-wide load may read (a four starting at a row's end).
 constexpr std::size_t kPadding = 4;
-// Slots of the inside list past its entries that may be written: a four stores four slots whatever
-// passes, and stage 2 pads the list to a multiple of four.
-constexpr std::size_t kInsideSlack = 4;
 
 // For each 4-bit mask: the set lanes' indices in order, then zeros; and how many are set.
 alignas(16) constexpr std::int32_t kPackedLanes[16][4] = {
@@ -189,10 +186,8 @@ std::size_t CandidateGrid::find_inside(const Detection* detections, std::size_t 
     Inside* in = four_inside(f, s[0], e[0], PX, PY, D, inside_.data() + n_inside);
     in = four_inside(f, s[1], e[1], PX, PY, D, in);
     n_inside = std::size_t(in - inside_.data());
-    for (int r = 0; r < 2; ++r) {  // written always, kept when the run is longer than four
-      longer_runs_[longer] = LongerRun{s[r] + 4, e[r], std::int32_t(j)};
-      longer += e[r] > s[r] + 4;
-    }
+    longer = list_longer(s[0], e[0], std::int32_t(j), longer);
+    longer = list_longer(s[1], e[1], std::int32_t(j), longer);
   }
   *n_longer = longer;
   return n_inside;

@@ -3,9 +3,9 @@
 // the cells next to the cell of its centroid.
 #pragma once
 
-#include <cstddef>
 #include <emmintrin.h>  // SSE2: every x86-64
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -60,7 +60,7 @@ class CandidateGrid {
   int cell_x(float x) const { return int((x - origin_x_) * inverse_cell_); }
   int cell_y(float y) const { return int((y - origin_y_) * inverse_cell_); }
   // The cell holding the point (px, py); false when it lies outside the grid (no region holds it)
-  // or is NaN. (The four-wide version in find_predicted makes the same test.)
+  // or is NaN. (find_cells makes the same test four at a time.)
   bool cell_of(float px, float py, int* x, int* y) const {
     const float fx = (px - origin_x_) * inverse_cell_, fy = (py - origin_y_) * inverse_cell_;
     if (!(fx >= 0 && fy >= 0 && fx < float(columns_) && fy < float(rows_))) return false;
@@ -69,8 +69,15 @@ class CandidateGrid {
   }
   void find_cells(const Detection* detections, std::size_t n);
   struct Inside;
-  // Slots of inside_ past its pairs that stage 2's padding to a multiple of four writes.
-  static constexpr std::size_t kWideSlack = 4;
+  // Slots of the inside list past its pairs that may be written: a four stores four slots whatever
+  // passes, and stage 2 pads the list to a multiple of four.
+  static constexpr std::size_t kInsideSlack = 4;
+  // Lists the rest of a run [s, e) past its first four entries for the pass after stage 1's main
+  // loop: written always, counted only when the run is longer than four. Returns the new count.
+  std::size_t list_longer(std::uint32_t s, std::uint32_t e, std::int32_t detection, std::size_t n_longer) {
+    longer_runs_[n_longer] = LongerRun{s + 4, e, detection};
+    return n_longer + (e > s + 4);
+  }
   std::size_t find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer);
   std::size_t find_inside_wide(const Detection* detections, std::size_t n, std::size_t* n_longer);  // AVX2
   std::size_t find_costs(const Detection* detections, std::size_t n_inside, float min_iou);

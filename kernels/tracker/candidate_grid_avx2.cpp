@@ -63,7 +63,7 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
     const std::size_t c = std::size_t(detection_cell_[j]);
     const std::uint32_t s0 = start[c - columns_ - 1], s1 = start[c - 1];
     const std::uint32_t e0 = start[c - columns_ + 1], e1 = start[c + 1];
-    if (n_inside + 8 + kWideSlack > inside_.size()) inside_.resize(2 * inside_.size());
+    if (n_inside + 8 + kInsideSlack > inside_.size()) inside_.resize(2 * inside_.size());
     const __m256 px = _mm256_set1_ps(d.centroid_x), py = _mm256_set1_ps(d.centroid_y);
     const __m256 x0 = load_two(f[kX0], s0, s1), y0 = load_two(f[kY0], s0, s1);
     const __m256 x1 = load_two(f[kX1], s0, s1), y1 = load_two(f[kY1], s0, s1);
@@ -81,10 +81,8 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
     _mm256_storeu_si256(in, _mm256_unpacklo_epi32(placed, detection));
     _mm256_storeu_si256(in + 1, _mm256_unpackhi_epi32(placed, detection));
     n_inside += std::size_t(__builtin_popcount(unsigned(pass)));
-    longer_runs_[longer] = LongerRun{s0 + 4, e0, std::int32_t(j)};  // written always, kept when longer than four
-    longer += e0 > s0 + 4;
-    longer_runs_[longer] = LongerRun{s1 + 4, e1, std::int32_t(j)};
-    longer += e1 > s1 + 4;
+    longer = list_longer(s0, e0, std::int32_t(j), longer);
+    longer = list_longer(s1, e1, std::int32_t(j), longer);
   }
   *n_longer = longer;
   return n_inside;
