@@ -241,6 +241,7 @@ std::size_t CandidateGrid::find_costs(const Detection* detections, std::size_t n
     float cost[4];
     const int real = i + 4 <= n_inside ? 15 : (1 << (n_inside - i)) - 1;
     const int pass = four_pair_costs(p, d, MI, cost) & real;
+#pragma GCC unroll 4
     for (int l = 0; l < 4; ++l) {
       pairs[count] = Candidate{cost[l], t[l], in[l].detection};
       count += (pass >> l) & 1;
