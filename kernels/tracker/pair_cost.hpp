@@ -24,8 +24,10 @@ inline void four_centroids(const Detection* const d[4], __m128* x, __m128* y) {
 // its IoU >= min_iou or its centroid distance <= gate; cost = (1 - IoU) + min(distance / gate, 1) +
 // penalty. Every operation is the scalar one in the same order (std::min(a, b) is _mm_min_ps(b, a),
 // std::max(a, b) _mm_max_ps(b, a), comparisons NaN-exact), so the floats are those of one pair at a time.
-// Returns the passing lanes as a 4-bit mask; costs go to cost[0..3].
-[[gnu::always_inline]] inline int four_pair_costs(const Predicted* const p[4], const Detection* const d[4], __m128 min_iou, float* cost) {
+// Returns the passing lanes as a 4-bit mask; costs go to cost[0..3]. Always inlined: a call passes
+// the pointer arrays and the costs through the stack.
+[[gnu::always_inline]] inline int four_pair_costs(const Predicted* const p[4], const Detection* const d[4],
+                                                  __m128 min_iou, float* cost) {
   // Predictions: two 16-byte rows each, transposed to (x, y, w, h) and (cx, cy, gate, penalty).
   __m128 X = _mm_loadu_ps(&p[0]->box.x), Y = _mm_loadu_ps(&p[1]->box.x);
   __m128 W = _mm_loadu_ps(&p[2]->box.x), H = _mm_loadu_ps(&p[3]->box.x);
