@@ -80,11 +80,12 @@ void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, s
       if (kod[d] == ((k & ~std::uint64_t(0xffffffffu)) | t)) dot[t] = std::int32_t(d), tod[d] = std::int32_t(t);
     }
     std::fill(kod, kod + n_detections, kNone);
+    // The pairs left open, few: a branch that is nearly always taken the same way beats a store per pair.
     std::size_t open = 0;
     for (std::size_t i = 0; i < m; ++i) {
-      const Candidate c = candidates[i];
-      candidates[open] = c;
-      open += (dot[c.track] < 0) & (tod[c.detection] < 0);
+      const Candidate& c = candidates[i];
+      if (dot[c.track] >= 0 || tod[c.detection] >= 0) continue;
+      candidates[open++] = c;
     }
     m = open;
     // Later rounds over the few pairs left, by pair.
