@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building gst-ccl needs (Debian bookworm packages), then configures and builds
 # into ./build. Run by tools/demo.sh and tools/test.sh; safe to run again (does only what is missing).
-# CCL_MESON_ARGS (e.g. -Dcuda=disabled) is passed to the first `meson setup build`.
+# CCL_MESON_ARGS (e.g. -Dcuda=disabled) is passed to the first `meson setup build`. --test adds what
+# only the tests use.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -11,6 +12,8 @@ packages=(meson ninja-build pkg-config g++ libglib2.0-dev
   libgtest-dev libopencv-dev valgrind
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0  # examples/read_ccl.py
   gobject-introspection libgirepository1.0-dev)  # the GstCcl-1.0 typelib (g-ir-scanner, Gst .gir files)
+# a real camera's recording (OpenCV's vtest.avi) and its decoder (avdec_msmpeg4): test_real_recording.cpp
+[ "${1:-}" = --test ] && packages+=(opencv-doc gstreamer1.0-libav)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,7 +7,7 @@
 # line 'N passed, N failed, N skipped' over the meson runs of both targets.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash tools/bootstrap.sh || exit 1
+bash tools/bootstrap.sh --test || exit 1
 
 meson test -C build --print-errorlogs --num-processes 2
 status=$?

@@ -1,0 +1,174 @@
+// The README's object-counting pipeline on a real camera's recording: OpenCV's vtest.avi (Debian's
+// opencv-doc; a fixed camera over a walkway, pedestrians crossing, 768x576, 10 fps, 795 frames,
+// MS-MPEG4v3 decoded by gst-libav's avdec_msmpeg4). No ground truth comes with it, so the test checks
+// what must hold on any real scene: every frame arrives, every start has its end, ids are given once
+// in order, a track id is on one component per frame and never jumps across the scene between two
+// frames, walkers crossing the view keep one id for seconds, and a second run gives the same ids.
+// Skips where the file or the decoder is not installed (tools/test.sh installs both).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "element_check.hpp"
+
+namespace {
+
+constexpr const char* kDefaultRecording = "/usr/share/doc/opencv-doc/examples/data/vtest.avi";
+constexpr int kRecordingFrames = 795;
+
+struct Seen {
+  guint32 id;
+  float x, y, side, centroid_x, centroid_y;  // side: the box's larger side
+};
+
+struct TrackedRun {
+  std::string error;
+  std::vector<std::vector<Seen>> frames;  // per frame, its components with a track id
+  std::vector<std::string> messages;      // ccl-track messages, in order
+};
+
+GstPadProbeReturn record_tracked(GstPad*, GstPadProbeInfo* info, gpointer data) {
+  TrackedRun* run = static_cast<TrackedRun*>(data);
+  std::vector<Seen> frame;
+  if (const GstCclMeta* m = gst_buffer_get_ccl_meta(GST_PAD_PROBE_INFO_BUFFER(info)))
+    for (guint i = 0; i < m->n_components; ++i) {
+      const GstCclComponent& c = m->components[i];
+      if (c.track_id == 0) continue;
+      frame.push_back(Seen{c.track_id, float(c.x), float(c.y), float(std::max(c.width, c.height)), float(c.centroid_x),
+                           float(c.centroid_y)});
+    }
+  run->frames.push_back(frame);
+  return GST_PAD_PROBE_OK;
+}
+
+// The first `frames` frames of the recording, or all of them (frames < 0).
+TrackedRun track(const std::string& path, int frames) {
+  TrackedRun run;
+  // identity's eos-after=N ends the stream in place of the N-th buffer.
+  const std::string limit = frames < 0 ? "" : "identity eos-after=" + std::to_string(frames + 1) + " ! ";
+  GstElement* pipeline = elcheck::parse(
+      "filesrc location=" + path + " ! avidemux ! avdec_msmpeg4 ! " + limit + "videoconvert ! video/x-raw,format=GRAY8 ! cudaccl backend=cpu foreground=motion open=1 min-area=50 ! "
+      "ccltracker name=tracker post-messages=true ! fakesink");
+  if (!pipeline) {
+    run.error = "no pipeline";
+    return run;
+  }
+  elcheck::add_src_probe(pipeline, "tracker", record_tracked, &run);
+  run.error = elcheck::play_to_eos(pipeline, 120 * GST_SECOND, [&](GstMessage* m) {
+    const GstStructure* s = gst_message_get_structure(m);
+    if (!gst_structure_has_name(s, "ccl-track")) return;
+    gchar* text = gst_structure_to_string(s);
+    run.messages.push_back(text);
+    g_free(text);
+  });
+  gst_object_unref(pipeline);
+  return run;
+}
+
+// The ccl-track messages as (event, id, first, last) in order.
+struct TrackMessage {
+  std::string event;
+  guint id;
+  guint64 first, last;
+};
+
+std::vector<TrackMessage> parse_messages(const std::vector<std::string>& texts) {
+  std::vector<TrackMessage> out;
+  for (const std::string& text : texts) {
+    GstStructure* s = gst_structure_from_string(text.c_str(), nullptr);
+    if (!s) continue;
+    TrackMessage m{gst_structure_get_string(s, "event") ? gst_structure_get_string(s, "event") : "", 0, 0, 0};
+    gst_structure_get_uint(s, "id", &m.id);
+    gst_structure_get_uint64(s, "first-timestamp", &m.first);
+    gst_structure_get_uint64(s, "last-timestamp", &m.last);
+    out.push_back(m);
+    gst_structure_free(s);
+  }
+  return out;
+}
+
+TEST(RealRecording, PedestriansOfACameraKeepTheirIds) {
+  const char* override_path = std::getenv("CCL_REAL_RECORDING");
+  const std::string path = override_path && *override_path ? override_path : kDefaultRecording;
+  if (!g_file_test(path.c_str(), G_FILE_TEST_EXISTS)) GTEST_SKIP() << path << " not installed (opencv-doc)";
+  for (const char* f : {"avidemux", "avdec_msmpeg4", "identity"})
+    if (!elcheck::have(f)) GTEST_SKIP() << f << " not installed (gstreamer1.0-libav)";
+  // Under valgrind (tools/test.sh) the first 100 frames, once: 795 frames twice would take minutes.
+  const bool short_run = std::getenv("CCL_UNDER_VALGRIND") != nullptr;
+  const int frames = short_run ? 100 : kRecordingFrames;
+
+  const TrackedRun run = track(path, short_run ? frames : -1);
+  ASSERT_EQ(run.error, "");
+  ASSERT_EQ(int(run.frames.size()), frames);
+
+  // Ids: starts number 1, 2, 3 ... in order; each started id ends once, after its start.
+  const std::vector<TrackMessage> messages = parse_messages(run.messages);
+  ASSERT_EQ(messages.size(), run.messages.size()) << "every ccl-track message parses";
+  std::map<guint, guint64> started;  // id -> first timestamp
+  std::set<guint> ended;
+  std::vector<double> dwell_s;
+  guint next = 1;
+  for (const TrackMessage& m : messages) {
+    if (m.event == "start") {
+      EXPECT_EQ(m.id, next) << "ids are given in order, each once";
+      next = m.id + 1;
+      started[m.id] = m.first;
+    } else {
+      ASSERT_EQ(m.event, "end");
+      ASSERT_TRUE(started.count(m.id)) << "track " << m.id << " ends without a start";
+      EXPECT_TRUE(ended.insert(m.id).second) << "track " << m.id << " ends twice";
+      EXPECT_LE(m.first, m.last);
+      EXPECT_EQ(m.first, started[m.id]);
+      dwell_s.push_back(double(m.last - m.first) / GST_SECOND);
+    }
+  }
+  EXPECT_EQ(ended.size(), started.size()) << "every start has its end (at the latest at EOS)";
+
+  // Per frame: a track id is on one component; between consecutive frames it moves less than its
+  // box's larger side (walkers move a few pixels a frame at 10 fps; a switch to another object jumps).
+  std::map<guint32, Seen> before;
+  int continued = 0;
+  float worst = 0;  // the largest move between two frames, in box sides
+  for (std::size_t f = 0; f < run.frames.size(); ++f) {
+    std::map<guint32, Seen> now;
+    for (const Seen& s : run.frames[f]) {
+      EXPECT_TRUE(now.emplace(s.id, s).second) << "frame " << f << ": track " << s.id << " on two components";
+      EXPECT_TRUE(started.count(s.id)) << "frame " << f << ": track " << s.id << " reported without a start message";
+      const auto was = before.find(s.id);
+      if (was == before.end()) continue;
+      ++continued;
+      const float moved = std::hypot(s.centroid_x - was->second.centroid_x, s.centroid_y - was->second.centroid_y);
+      worst = std::max(worst, moved / std::max(was->second.side, s.side));
+      EXPECT_LE(moved, 2 * std::max(was->second.side, s.side))
+          << "frame " << f << ": track " << s.id << " jumped " << moved << " px";
+    }
+    before = std::move(now);
+  }
+
+  int long_tracks = 0;
+  for (double d : dwell_s) long_tracks += d >= 10.0;
+  std::printf("%s: %d frames, %zu tracks started (objects counted), %d of them followed 10 s or longer, %d "
+              "frame-to-frame continuations (largest move %.2f box sides)\n",
+              path.c_str(), frames, started.size(), long_tracks, continued, double(worst));
+  if (short_run) return;
+  // The walkers take 10 s and more to cross the view; a tracker that loses them every few frames
+  // (ids renewed on every merge or split) has no such tracks.
+  EXPECT_GE(long_tracks, 8);
+  EXPECT_GE(started.size(), 20u) << "dozens of people cross the view";
+
+  const TrackedRun again = track(path, -1);
+  ASSERT_EQ(again.error, "");
+  EXPECT_EQ(again.messages, run.messages) << "the same recording gives the same ids";
+  ASSERT_EQ(again.frames.size(), run.frames.size());
+  for (std::size_t f = 0; f < run.frames.size(); ++f) {
+    ASSERT_EQ(again.frames[f].size(), run.frames[f].size()) << "frame " << f;
+    for (std::size_t i = 0; i < run.frames[f].size(); ++i)
+      EXPECT_EQ(again.frames[f][i].id, run.frames[f][i].id) << "frame " << f << ", component " << i;
+  }
+}
+
+}  // namespace
