@@ -163,6 +163,18 @@ class Harness {
   GstBus* bus_ = nullptr;
 };
 
+// Plays `pipeline` to EOS (as play_to_eos) and appends the text of every element message named
+// `name` to `texts`, in order. Returns "" at EOS, otherwise what stopped it.
+inline std::string play_collecting(GstElement* pipeline, const char* name, std::vector<std::string>* texts) {
+  return play_to_eos(pipeline, 120 * GST_SECOND, [&](GstMessage* m) {
+    const GstStructure* s = gst_message_get_structure(m);
+    if (!gst_structure_has_name(s, name)) return;
+    gchar* text = gst_structure_to_string(s);
+    texts->push_back(text);
+    g_free(text);
+  });
+}
+
 // Calls `on_buffer(pad, info, data)` for every buffer leaving the element `name` of `pipeline`.
 inline void add_src_probe(GstElement* pipeline, const char* name, GstPadProbeCallback on_buffer, gpointer data) {
   GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), name);

@@ -60,13 +60,7 @@ PipelineRun play(const std::string& launch, bool record) {
   GstElement* pipeline = elcheck::parse(launch);
   if (!pipeline) return run;
   if (record) elcheck::add_src_probe(pipeline, "tracker", record_frame, &run);
-  run.error = elcheck::play_to_eos(pipeline, 120 * GST_SECOND, [&](GstMessage* m) {
-    const GstStructure* s = gst_message_get_structure(m);
-    if (!gst_structure_has_name(s, "ccl-track")) return;
-    gchar* text = gst_structure_to_string(s);
-    run.messages.push_back(text);
-    g_free(text);
-  });
+  run.error = elcheck::play_collecting(pipeline, "ccl-track", &run.messages);
   run.eos = run.error.empty();
   gst_object_unref(pipeline);
   return run;

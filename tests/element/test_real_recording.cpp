@@ -58,13 +58,7 @@ TrackedRun track(const std::string& path, int frames) {
     return run;
   }
   elcheck::add_src_probe(pipeline, "tracker", record_tracked, &run);
-  run.error = elcheck::play_to_eos(pipeline, 120 * GST_SECOND, [&](GstMessage* m) {
-    const GstStructure* s = gst_message_get_structure(m);
-    if (!gst_structure_has_name(s, "ccl-track")) return;
-    gchar* text = gst_structure_to_string(s);
-    run.messages.push_back(text);
-    g_free(text);
-  });
+  run.error = elcheck::play_collecting(pipeline, "ccl-track", &run.messages);
   gst_object_unref(pipeline);
   return run;
 }
