@@ -34,20 +34,24 @@ void CandidateGrid::build() {
   columns_ = rows_ = 0;
   n_big_ = 0;
   if (n == 0) return;
+  // The arrays as locals: a member's data pointer would be reloaded after every store.
+  const Predicted* const predicted = predicted_.data();
+  float* const region = region_.data();
+  std::int32_t* const home = home_.data();
   // Each region as one four-wide (x0, y0, x1, y1): min(box corner, centroid - gate), max(far box
   // corner, centroid + gate); the bounds of all of them and the sum and maximum of their sides.
   __m128 lowest = _mm_set1_ps(INFINITY), highest = _mm_set1_ps(-INFINITY);
   float side_sum = 0, side_max = 0;
   for (std::size_t t = 0; t < n; ++t) {
-    const __m128 box = _mm_loadu_ps(&predicted_[t].box.x);                 // x y w h
-    const __m128 centroid = _mm_loadu_ps(&predicted_[t].centroid_x);       // cx cy gate penalty
+    const __m128 box = _mm_loadu_ps(&predicted[t].box.x);                  // x y w h
+    const __m128 centroid = _mm_loadu_ps(&predicted[t].centroid_x);        // cx cy gate penalty
     const __m128 gate = _mm_shuffle_ps(centroid, centroid, _MM_SHUFFLE(2, 2, 2, 2));
     const __m128 c = _mm_movelh_ps(centroid, centroid);                    // cx cy cx cy
     const __m128 far = _mm_add_ps(box, _mm_movehl_ps(box, box));           // x + w, y + h, ...
     const __m128 lo = _mm_min_ps(_mm_sub_ps(c, gate), box), hi = _mm_max_ps(_mm_add_ps(c, gate), far);
-    const __m128 region = _mm_movelh_ps(lo, hi);
-    _mm_storeu_ps(&region_[4 * t], region);
-    lowest = _mm_min_ps(lowest, region), highest = _mm_max_ps(highest, region);
+    const __m128 r = _mm_movelh_ps(lo, hi);
+    _mm_storeu_ps(region + 4 * t, r);
+    lowest = _mm_min_ps(lowest, r), highest = _mm_max_ps(highest, r);
     const __m128 extent = _mm_sub_ps(hi, lo);  // width, height, ...
     const float side = std::max(_mm_cvtss_f32(extent), _mm_cvtss_f32(_mm_shuffle_ps(extent, extent, 1)));
     side_sum += side, side_max = std::max(side_max, side);
@@ -70,17 +74,20 @@ void CandidateGrid::build() {
   cell_start_.assign(n_cells + 2, 0);
   std::uint32_t* count = cell_start_.data() + 1;
   const __m128 origin = _mm_setr_ps(origin_x_, origin_y_, origin_x_, origin_y_), inverse = _mm_set1_ps(inverse_cell_);
+  const int columns = columns_;
+  std::size_t n_big = 0;
   for (std::size_t t = 0; t < n; ++t) {
     // The cells of the region's corners (cell_x, cell_y of all four bounds at once).
-    const __m128i cells = _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(&region_[4 * t]), origin), inverse));
+    const __m128i cells = _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(region + 4 * t), origin), inverse));
     const int cx0 = _mm_cvtsi128_si32(cells), cy0 = _mm_cvtsi128_si32(_mm_shuffle_epi32(cells, 1));
     const __m128i spans = _mm_sub_epi32(cells, _mm_shuffle_epi32(cells, _MM_SHUFFLE(1, 0, 1, 0)));
     const bool small = (_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(spans, _mm_set1_epi32(1)))) & 0xc) == 0;
-    const std::int32_t h = small ? cy0 * columns_ + cx0 : -1;
-    home_[t] = h;
+    const std::int32_t h = small ? cy0 * columns + cx0 : -1;
+    home[t] = h;
     if (small) count[h]++;
-    n_big_ += !small;
+    n_big += !small;
   }
+  n_big_ = n_big;
   std::uint32_t sum = 0;
   for (std::size_t c = 0; c < n_cells; ++c) {
     const std::uint32_t k = count[c];
@@ -94,13 +101,14 @@ void CandidateGrid::build() {
     track_[i] = 0;
   }
   float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
+  std::int32_t* const track = track_.data();
   for (std::size_t t = 0; t < n; ++t) {
-    const std::int32_t h = home_[t];
+    const std::int32_t h = home[t];
     if (h < 0) continue;
     const std::uint32_t k = count[h]++;
-    const float* r = &region_[4 * t];
+    const float* r = region + 4 * t;
     f[kX0][k] = r[0], f[kY0][k] = r[1], f[kX1][k] = r[2], f[kY1][k] = r[3];
-    track_[k] = std::int32_t(t);
+    track[k] = std::int32_t(t);
   }
 
   // Big regions: in every cell they cover (a detection then looks in its own cell only).
@@ -169,34 +177,37 @@ inline CandidateGrid::Inside* CandidateGrid::four_inside(const float* const f[kF
 // store waits on the one before. Returns how many pairs are in inside_; *n_longer gets the count of
 // longer_runs_.
 std::size_t CandidateGrid::find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer) {
-  std::size_t n_inside = 0, longer = 0;
+  std::size_t longer = 0;
   const std::uint32_t* start = cell_start_.data();
   const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
+  const std::int32_t* const cell = detection_cell_.data();
+  const std::size_t columns = std::size_t(columns_);
+  LongerRun* const runs = longer_runs_.data();
+  Inside* const first = inside_.data();
+  Inside* in = first;
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
-    if (detection_cell_[j] < 0) continue;
+    if (cell[j] < 0) continue;
     // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y): two runs of
     // two cells.
-    const std::size_t c = std::size_t(detection_cell_[j]);
-    const std::uint32_t s[2] = {start[c - columns_ - 1], start[c - 1]};
-    const std::uint32_t e[2] = {start[c - columns_ + 1], start[c + 1]};
-    if (n_inside + 2 * 4 + kInsideSlack > inside_.size()) inside_.resize(2 * inside_.size());
+    const std::size_t c = std::size_t(cell[j]);
+    const std::uint32_t s[2] = {start[c - columns - 1], start[c - 1]};
+    const std::uint32_t e[2] = {start[c - columns + 1], start[c + 1]};
     const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
     const __m128i D = _mm_set1_epi32(std::int32_t(j));
-    Inside* in = four_inside(f, s[0], e[0], PX, PY, D, inside_.data() + n_inside);
+    in = four_inside(f, s[0], e[0], PX, PY, D, in);
     in = four_inside(f, s[1], e[1], PX, PY, D, in);
-    n_inside = std::size_t(in - inside_.data());
-    longer = list_longer(s[0], e[0], std::int32_t(j), longer);
-    longer = list_longer(s[1], e[1], std::int32_t(j), longer);
+    longer = list_longer(s[0], e[0], std::int32_t(j), runs, longer);
+    longer = list_longer(s[1], e[1], std::int32_t(j), runs, longer);
   }
   *n_longer = longer;
-  return n_inside;
+  return std::size_t(in - first);
 }
 
 std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size_t n, float min_iou) {
   build();
   if (columns_ == 0) return 0;
-  if (inside_.size() < 2 * n + 64) inside_.resize(2 * n + 64);
+  if (inside_.size() < 8 * n + kInsideSlack) inside_.resize(8 * n + kInsideSlack);
   if (longer_runs_.size() < 2 * n + 1) longer_runs_.resize(2 * n + 1);
   find_cells(detections, n);
   std::size_t n_longer = 0;

@@ -72,12 +72,12 @@ class CandidateGrid {
   // Slots of the inside list past its pairs that may be written: a four stores four slots whatever
   // passes, and stage 2 pads the list to a multiple of four.
   static constexpr std::size_t kInsideSlack = 4;
-  // Lists the rest of a run [s, e) past its first four entries for the pass after stage 1's main
-  // loop: written always, counted only when the run is longer than four. Returns the new count.
-  std::size_t list_longer(std::uint32_t s, std::uint32_t e, std::int32_t detection, std::size_t n_longer) {
-    longer_runs_[n_longer] = LongerRun{s + 4, e, detection};
-    return n_longer + (e > s + 4);
-  }
+  struct LongerRun;
+  // Lists the rest of a run [s, e) past its first four entries at runs[n_longer], for the pass after
+  // stage 1's main loop: written always, counted only when the run is longer than four. Returns the
+  // new count.
+  static std::size_t list_longer(std::uint32_t s, std::uint32_t e, std::int32_t detection, LongerRun* runs,
+                                 std::size_t n_longer);
   std::size_t find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer);
   std::size_t find_inside_wide(const Detection* detections, std::size_t n, std::size_t* n_longer);  // AVX2
   std::size_t find_costs(const Detection* detections, std::size_t n_inside, float min_iou);
@@ -112,7 +112,9 @@ class CandidateGrid {
   // Per detection: the cell of the last of its home cells, (x, y) with x, y >= 1 (the runs left and
   // above then exist), as an index; -1 when its centroid is outside the grid.
   std::vector<std::int32_t> detection_cell_;
-  std::vector<Inside> inside_;    // the (binned entry, detection) pairs whose region holds the centroid
+  // The (binned entry, detection) pairs whose region holds the centroid: room for 8 per detection
+  // (two fours) and the slack, so stage 1's main loop needs no capacity check.
+  std::vector<Inside> inside_;
   struct LongerRun {
     std::uint32_t from, end;  // the entries of a run past its first four
     std::int32_t detection;
@@ -120,5 +122,11 @@ class CandidateGrid {
   std::vector<LongerRun> longer_runs_;
   std::vector<Candidate> pairs_;  // grows, never shrinks: no clearing per frame
 };
+
+inline std::size_t CandidateGrid::list_longer(std::uint32_t s, std::uint32_t e, std::int32_t detection, LongerRun* runs,
+                                              std::size_t n_longer) {
+  runs[n_longer] = LongerRun{s + 4, e, detection};
+  return n_longer + (e > s + 4);
+}
 
 }  // namespace ccl::track

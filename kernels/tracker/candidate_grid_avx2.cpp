@@ -55,15 +55,18 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
   std::size_t n_inside = 0, longer = 0;
   const std::uint32_t* start = cell_start_.data();
   const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
+  const std::int32_t* const cell = detection_cell_.data();
+  const std::size_t columns = std::size_t(columns_);
+  LongerRun* const runs = longer_runs_.data();
+  Inside* const listed = inside_.data();
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3);
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
-    if (detection_cell_[j] < 0) continue;
+    if (cell[j] < 0) continue;
     // The two runs of two home cells (see find_inside).
-    const std::size_t c = std::size_t(detection_cell_[j]);
-    const std::uint32_t s0 = start[c - columns_ - 1], s1 = start[c - 1];
-    const std::uint32_t e0 = start[c - columns_ + 1], e1 = start[c + 1];
-    if (n_inside + 8 + kInsideSlack > inside_.size()) inside_.resize(2 * inside_.size());
+    const std::size_t c = std::size_t(cell[j]);
+    const std::uint32_t s0 = start[c - columns - 1], s1 = start[c - 1];
+    const std::uint32_t e0 = start[c - columns + 1], e1 = start[c + 1];
     const __m256 px = _mm256_set1_ps(d.centroid_x), py = _mm256_set1_ps(d.centroid_y);
     const __m256 x0 = load_two(f[kX0], s0, s1), y0 = load_two(f[kY0], s0, s1);
     const __m256 x1 = load_two(f[kX1], s0, s1), y1 = load_two(f[kY1], s0, s1);
@@ -77,12 +80,12 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
     const __m256i order = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPairOrder.lanes[pass])));
     const __m256i placed = _mm256_permutevar8x32_epi32(entry, order);
     const __m256i detection = _mm256_set1_epi32(std::int32_t(j));
-    __m256i* in = reinterpret_cast<__m256i*>(inside_.data() + n_inside);
+    __m256i* in = reinterpret_cast<__m256i*>(listed + n_inside);
     _mm256_storeu_si256(in, _mm256_unpacklo_epi32(placed, detection));
     _mm256_storeu_si256(in + 1, _mm256_unpackhi_epi32(placed, detection));
     n_inside += std::size_t(__builtin_popcount(unsigned(pass)));
-    longer = list_longer(s0, e0, std::int32_t(j), longer);
-    longer = list_longer(s1, e1, std::int32_t(j), longer);
+    longer = list_longer(s0, e0, std::int32_t(j), runs, longer);
+    longer = list_longer(s1, e1, std::int32_t(j), runs, longer);
   }
   *n_longer = longer;
   return n_inside;

@@ -43,34 +43,40 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   events_.clear();
   first_times_.resize(n);  // every detection's id and first time is written below, matched or not
 
+  // The tracks and options as locals in the loops: members would be reloaded after every store.
+  Track* const tracks = tracks_.data();
+  const std::size_t n_tracks = tracks_.size();
+  const float gate = options_.gate;
   // Constant velocity: a track that missed m frames is expected m + 1 steps past its last match.
-  Predicted* predicted = grid_.predicted(tracks_.size());
-  for (std::size_t i = 0; i < tracks_.size(); ++i) {
-    const Track& t = tracks_[i];
+  Predicted* predicted = grid_.predicted(n_tracks);
+  for (std::size_t i = 0; i < n_tracks; ++i) {
+    const Track& t = tracks[i];
     const float steps = float(t.misses + 1);
     const float dx = t.velocity_x * steps, dy = t.velocity_y * steps;
     predicted[i] = Predicted{Box{t.box.x + dx, t.box.y + dy, t.box.width, t.box.height}, t.centroid_x + dx,
-                             t.centroid_y + dy, options_.gate * std::max({t.box.width, t.box.height, 1.0f}),
+                             t.centroid_y + dy, gate * std::max({t.box.width, t.box.height, 1.0f}),
                              t.id == 0 ? kTentativePenalty : 0.0f};
   }
 
   const std::size_t n_pairs = grid_.find_predicted(detections, n, options_.min_iou);
-  assignment_.assign(grid_.pairs(), n_pairs, tracks_.size(), n);
-  const std::vector<std::int32_t>& detection_of_track = assignment_.detection_of_track();
-  const std::vector<std::int32_t>& track_of_detection = assignment_.track_of_detection();
+  assignment_.assign(grid_.pairs(), n_pairs, n_tracks, n);
+  const std::int32_t* const detection_of_track = assignment_.detection_of_track().data();
+  const std::int32_t* const track_of_detection = assignment_.track_of_detection().data();
+  std::int64_t* const first_times = first_times_.data();
+  const std::uint32_t min_hits = options_.min_hits, max_misses = options_.max_misses;
 
   // Survivors move down in place (same order), new tracks are appended after them.
   std::size_t kept = 0;
-  for (std::size_t i = 0; i < tracks_.size(); ++i) {
-    Track& t = tracks_[i];
+  for (std::size_t i = 0; i < n_tracks; ++i) {
+    Track& t = tracks[i];
     const std::int32_t j = detection_of_track[i];
     if (j < 0) {
       if (t.id == 0) continue;  // tentative tracks need consecutive matches
-      if (++t.misses > options_.max_misses) {
+      if (++t.misses > max_misses) {
         events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
         continue;
       }
-      if (kept != i) tracks_[kept] = t;
+      if (kept != i) tracks[kept] = t;
       ++kept;
       continue;
     }
@@ -84,13 +90,13 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
     t.hits++, t.misses = 0;
     t.last_time = time;
-    if (t.id == 0 && t.hits >= options_.min_hits) {
+    if (t.id == 0 && t.hits >= min_hits) {
       t.id = take_id();
       events_.push_back(Event{Event::Kind::Started, t.id, t.first_time, time, t.box});
     }
     ids[j] = t.id;
-    first_times_[j] = t.first_time;
-    if (kept != i) tracks_[kept] = t;
+    first_times[j] = t.first_time;
+    if (kept != i) tracks[kept] = t;
     ++kept;
   }
   tracks_.resize(kept);
