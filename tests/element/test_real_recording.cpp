@@ -4,7 +4,10 @@
 // what must hold on any real scene: every frame arrives, every start has its end, ids are given once
 // in order, a track id is on one component per frame and never jumps across the scene between two
 // frames, walkers crossing the view keep one id for seconds, and a second run gives the same ids.
-// Skips where the file or the decoder is not installed (tools/test.sh installs both).
+// Skips where the file or the decoder is not installed (tools/test.sh installs both). With CUDA, the
+// recording as H.264 decoded by nvh264dec into CUDA memory must give the CPU backend's tracks.
+#include <glib/gstdio.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +18,10 @@
 
 #include "element_check.hpp"
 
+#if CCL_HAVE_CUDA
+#include "ccl/cuda_analyzer.hpp"
+#endif
+
 namespace {
 
 constexpr const char* kDefaultRecording = "/usr/share/doc/opencv-doc/examples/data/vtest.avi";
@@ -23,18 +30,29 @@ constexpr int kRecordingFrames = 795;
 struct Seen {
   guint32 id;
   float x, y, side, centroid_x, centroid_y;  // side: the box's larger side
+  bool operator==(const Seen& o) const {
+    return id == o.id && x == o.x && y == o.y && side == o.side && centroid_x == o.centroid_x &&
+           centroid_y == o.centroid_y;
+  }
 };
 
 struct TrackedRun {
   std::string error;
   std::vector<std::vector<Seen>> frames;  // per frame, its components with a track id
+  std::vector<guint> components;          // per frame, how many components it has
   std::vector<std::string> messages;      // ccl-track messages, in order
+  int cuda_frames = 0;                    // frames that came in CUDA memory
 };
 
-GstPadProbeReturn record_tracked(GstPad*, GstPadProbeInfo* info, gpointer data) {
+GstPadProbeReturn record_tracked(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   TrackedRun* run = static_cast<TrackedRun*>(data);
+  GstCaps* caps = gst_pad_get_current_caps(pad);
+  if (caps && gst_caps_features_contains(gst_caps_get_features(caps, 0), "memory:CUDAMemory")) run->cuda_frames++;
+  if (caps) gst_caps_unref(caps);
   std::vector<Seen> frame;
-  if (const GstCclMeta* m = gst_buffer_get_ccl_meta(GST_PAD_PROBE_INFO_BUFFER(info)))
+  const GstCclMeta* m = gst_buffer_get_ccl_meta(GST_PAD_PROBE_INFO_BUFFER(info));
+  run->components.push_back(m ? m->n_components : 0);
+  if (m)
     for (guint i = 0; i < m->n_components; ++i) {
       const GstCclComponent& c = m->components[i];
       if (c.track_id == 0) continue;
@@ -45,14 +63,12 @@ GstPadProbeReturn record_tracked(GstPad*, GstPadProbeInfo* info, gpointer data) 
   return GST_PAD_PROBE_OK;
 }
 
-// The first `frames` frames of the recording, or all of them (frames < 0).
-TrackedRun track(const std::string& path, int frames) {
+// The counting pipeline after `decoded` (a source and decoder), cudaccl with `backend`.
+TrackedRun track(const std::string& decoded, const std::string& backend) {
   TrackedRun run;
-  // identity's eos-after=N ends the stream in place of the N-th buffer.
-  const std::string limit = frames < 0 ? "" : "identity eos-after=" + std::to_string(frames + 1) + " ! ";
-  GstElement* pipeline = elcheck::parse(
-      "filesrc location=" + path + " ! avidemux ! avdec_msmpeg4 ! " + limit + "videoconvert ! video/x-raw,format=GRAY8 ! cudaccl backend=cpu foreground=motion open=1 min-area=50 ! "
-      "ccltracker name=tracker post-messages=true ! fakesink");
+  GstElement* pipeline = elcheck::parse(decoded + " ! cudaccl " + backend +
+                                        " foreground=motion open=1 min-area=50 ! ccltracker name=tracker "
+                                        "post-messages=true ! fakesink");
   if (!pipeline) {
     run.error = "no pipeline";
     return run;
@@ -61,6 +77,23 @@ TrackedRun track(const std::string& path, int frames) {
   run.error = elcheck::play_collecting(pipeline, "ccl-track", &run.messages);
   gst_object_unref(pipeline);
   return run;
+}
+
+// The recording decoded by avdec_msmpeg4: its first `frames` frames, or all of them (frames < 0).
+std::string decoded_avi(const std::string& path, int frames) {
+  // identity's eos-after=N ends the stream in place of the N-th buffer.
+  const std::string limit = frames < 0 ? "" : " ! identity eos-after=" + std::to_string(frames + 1);
+  return "filesrc location=" + path + " ! avidemux ! avdec_msmpeg4" + limit + " ! videoconvert ! video/x-raw,format=GRAY8";
+}
+
+// The recording's path (CCL_REAL_RECORDING, or opencv-doc's), or "" with `why` when it cannot be read.
+std::string recording(std::string* why) {
+  const char* override_path = std::getenv("CCL_REAL_RECORDING");
+  const std::string path = override_path && *override_path ? override_path : kDefaultRecording;
+  if (!g_file_test(path.c_str(), G_FILE_TEST_EXISTS)) return *why = path + " not installed (opencv-doc)", "";
+  for (const char* f : {"avidemux", "avdec_msmpeg4", "identity"})
+    if (!elcheck::have(f)) return *why = std::string(f) + " not installed (gstreamer1.0-libav)", "";
+  return path;
 }
 
 // The ccl-track messages as (event, id, first, last) in order.
@@ -86,16 +119,14 @@ std::vector<TrackMessage> parse_messages(const std::vector<std::string>& texts) 
 }
 
 TEST(RealRecording, PedestriansOfACameraKeepTheirIds) {
-  const char* override_path = std::getenv("CCL_REAL_RECORDING");
-  const std::string path = override_path && *override_path ? override_path : kDefaultRecording;
-  if (!g_file_test(path.c_str(), G_FILE_TEST_EXISTS)) GTEST_SKIP() << path << " not installed (opencv-doc)";
-  for (const char* f : {"avidemux", "avdec_msmpeg4", "identity"})
-    if (!elcheck::have(f)) GTEST_SKIP() << f << " not installed (gstreamer1.0-libav)";
+  std::string why;
+  const std::string path = recording(&why);
+  if (path.empty()) GTEST_SKIP() << why;
   // Under valgrind (tools/test.sh) the first 100 frames, once: 795 frames twice would take minutes.
   const bool short_run = std::getenv("CCL_UNDER_VALGRIND") != nullptr;
   const int frames = short_run ? 100 : kRecordingFrames;
 
-  const TrackedRun run = track(path, short_run ? frames : -1);
+  const TrackedRun run = track(decoded_avi(path, short_run ? frames : -1), "backend=cpu");
   ASSERT_EQ(run.error, "");
   ASSERT_EQ(int(run.frames.size()), frames);
 
@@ -154,7 +185,7 @@ TEST(RealRecording, PedestriansOfACameraKeepTheirIds) {
   EXPECT_GE(long_tracks, 8);
   EXPECT_GE(started.size(), 20u) << "dozens of people cross the view";
 
-  const TrackedRun again = track(path, -1);
+  const TrackedRun again = track(decoded_avi(path, -1), "backend=cpu");
   ASSERT_EQ(again.error, "");
   EXPECT_EQ(again.messages, run.messages) << "the same recording gives the same ids";
   ASSERT_EQ(again.frames.size(), run.frames.size());
@@ -164,5 +195,59 @@ TEST(RealRecording, PedestriansOfACameraKeepTheirIds) {
       EXPECT_EQ(again.frames[f][i].id, run.frames[f][i].id) << "frame " << f << ", component " << i;
   }
 }
+
+#if CCL_HAVE_CUDA
+// The recording as an H.264 MP4: CCL_REAL_RECORDING_MP4 (made beforehand, e.g. for a host without
+// gst-libav), else encoded by openh264enc into `dir`. "" with `why` when neither can be had.
+std::string recording_as_h264(const std::string& dir, std::string* why) {
+  const char* given = std::getenv("CCL_REAL_RECORDING_MP4");
+  if (given && *given) return g_file_test(given, G_FILE_TEST_EXISTS) ? given : (*why = std::string(given) + " not found", "");
+  const std::string avi = recording(why);
+  if (avi.empty()) return "";
+  for (const char* f : {"openh264enc", "mp4mux"})
+    if (!elcheck::have(f)) return *why = std::string(f) + " not installed", "";
+  const std::string mp4 = dir + "/vtest.mp4";
+  GstElement* encode = elcheck::parse(decoded_avi(avi, -1) + " ! videoconvert ! video/x-raw,format=I420 ! "
+                                      "openh264enc bitrate=1500000 gop-size=30 ! h264parse ! mp4mux ! filesink location=" + mp4);
+  if (!encode) return *why = "no encoding pipeline", "";
+  const std::string error = elcheck::play_to_eos(encode, 120 * GST_SECOND, [](GstMessage*) {});
+  gst_object_unref(encode);
+  return error.empty() ? mp4 : (*why = "encoding failed: " + error, "");
+}
+
+TEST(RealRecording, DecodedOnTheGpuGivesTheCpuTracks) {
+  std::string why;
+  if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
+  for (const char* f : {"nvh264dec", "openh264dec", "qtdemux", "h264parse"})
+    if (!elcheck::have(f)) GTEST_SKIP() << f << " not installed";
+  gchar* dir = g_dir_make_tmp("ccl-real-XXXXXX", nullptr);
+  ASSERT_NE(dir, nullptr);
+  const std::string mp4 = recording_as_h264(dir, &why);
+  if (mp4.empty()) {
+    g_rmdir(dir);
+    g_free(dir);
+    GTEST_SKIP() << why;
+  }
+  const std::string source = "filesrc location=" + mp4 + " ! qtdemux ! h264parse ! ";
+  const TrackedRun cpu = track(source + "openh264dec", "backend=cpu");
+  const TrackedRun gpu = track(source + "nvh264dec", "backend=cuda");
+  if (mp4.rfind(dir, 0) == 0) g_remove(mp4.c_str());
+  g_rmdir(dir);
+  g_free(dir);
+  ASSERT_EQ(cpu.error, "");
+  ASSERT_EQ(gpu.error, "");
+  ASSERT_EQ(cpu.frames.size(), std::size_t(kRecordingFrames));
+  EXPECT_EQ(gpu.cuda_frames, kRecordingFrames) << "nvh264dec's frames should stay in CUDA memory";
+  ASSERT_EQ(gpu.frames.size(), cpu.frames.size());
+  for (std::size_t f = 0; f < cpu.frames.size(); ++f) {
+    ASSERT_EQ(gpu.components[f], cpu.components[f]) << "frame " << f;
+    ASSERT_EQ(gpu.frames[f], cpu.frames[f]) << "frame " << f;
+  }
+  EXPECT_EQ(gpu.messages, cpu.messages);
+  std::printf("the recording as H.264 (%d frames): nvh264dec + CUDA backend %d tracks, openh264dec + CPU backend %d, "
+              "the same components, ids and messages frame for frame\n",
+              kRecordingFrames, int(gpu.messages.size() / 2), int(cpu.messages.size() / 2));
+}
+#endif
 
 }  // namespace
