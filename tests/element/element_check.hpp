@@ -175,6 +175,14 @@ inline std::string play_collecting(GstElement* pipeline, const char* name, std::
   });
 }
 
+// Whether the caps `pad` has now say CUDA memory (e.g. nvh264dec's frames in a pad probe).
+inline bool pad_carries_cuda_memory(GstPad* pad) {
+  GstCaps* caps = gst_pad_get_current_caps(pad);
+  const bool cuda = caps && gst_caps_features_contains(gst_caps_get_features(caps, 0), "memory:CUDAMemory");
+  if (caps) gst_caps_unref(caps);
+  return cuda;
+}
+
 // Calls `on_buffer(pad, info, data)` for every buffer leaving the element `name` of `pipeline`.
 inline void add_src_probe(GstElement* pipeline, const char* name, GstPadProbeCallback on_buffer, gpointer data) {
   GstElement* e = gst_bin_get_by_name(GST_BIN(pipeline), name);

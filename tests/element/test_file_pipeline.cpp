@@ -37,9 +37,7 @@ struct PipelineRun {
 GstPadProbeReturn record_frame(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   PipelineRun* run = static_cast<PipelineRun*>(data);
   GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-  GstCaps* caps = gst_pad_get_current_caps(pad);
-  if (caps && gst_caps_features_contains(gst_caps_get_features(caps, 0), "memory:CUDAMemory")) run->cuda_frames++;
-  if (caps) gst_caps_unref(caps);
+  run->cuda_frames += elcheck::pad_carries_cuda_memory(pad);
   std::string s = std::to_string(GST_BUFFER_PTS(buffer)) + ":";
   if (const GstCclMeta* m = gst_buffer_get_ccl_meta(buffer))
     for (guint i = 0; i < m->n_components; ++i) {

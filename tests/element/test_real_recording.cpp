@@ -46,9 +46,7 @@ struct TrackedRun {
 
 GstPadProbeReturn record_tracked(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   TrackedRun* run = static_cast<TrackedRun*>(data);
-  GstCaps* caps = gst_pad_get_current_caps(pad);
-  if (caps && gst_caps_features_contains(gst_caps_get_features(caps, 0), "memory:CUDAMemory")) run->cuda_frames++;
-  if (caps) gst_caps_unref(caps);
+  run->cuda_frames += elcheck::pad_carries_cuda_memory(pad);
   std::vector<Seen> frame;
   const GstCclMeta* m = gst_buffer_get_ccl_meta(GST_PAD_PROBE_INFO_BUFFER(info));
   run->components.push_back(m ? m->n_components : 0);
@@ -153,8 +151,9 @@ TEST(RealRecording, PedestriansOfACameraKeepTheirIds) {
   }
   EXPECT_EQ(ended.size(), started.size()) << "every start has its end (at the latest at EOS)";
 
-  // Per frame: a track id is on one component; between consecutive frames it moves less than its
-  // box's larger side (walkers move a few pixels a frame at 10 fps; a switch to another object jumps).
+  // Per frame: a track id is on one component; between consecutive frames it moves less than twice
+  // its box's larger side (walkers move a few pixels a frame at 10 fps, and the association allows
+  // one side from a prediction that moved on by the track's velocity; a switch to another object jumps).
   std::map<guint32, Seen> before;
   int continued = 0;
   float worst = 0;  // the largest move between two frames, in box sides
@@ -189,11 +188,7 @@ TEST(RealRecording, PedestriansOfACameraKeepTheirIds) {
   ASSERT_EQ(again.error, "");
   EXPECT_EQ(again.messages, run.messages) << "the same recording gives the same ids";
   ASSERT_EQ(again.frames.size(), run.frames.size());
-  for (std::size_t f = 0; f < run.frames.size(); ++f) {
-    ASSERT_EQ(again.frames[f].size(), run.frames[f].size()) << "frame " << f;
-    for (std::size_t i = 0; i < run.frames[f].size(); ++i)
-      EXPECT_EQ(again.frames[f][i].id, run.frames[f][i].id) << "frame " << f << ", component " << i;
-  }
+  for (std::size_t f = 0; f < run.frames.size(); ++f) ASSERT_EQ(again.frames[f], run.frames[f]) << "frame " << f;
 }
 
 #if CCL_HAVE_CUDA
