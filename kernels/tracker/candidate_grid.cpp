@@ -27,39 +27,20 @@ constexpr std::uint8_t kLaneCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 
 
 }  // namespace
 
-void CandidateGrid::build() {
+void CandidateGrid::build(const RegionPass& pass) {
   const std::size_t n = predicted_.size();
-  region_.resize(4 * n);
   home_.resize(n);
   columns_ = rows_ = 0;
   n_big_ = 0;
   if (n == 0) return;
   // The arrays as locals: a member's data pointer would be reloaded after every store.
-  const Predicted* const predicted = predicted_.data();
-  float* const region = region_.data();
+  const float* const region = region_.data();
   std::int32_t* const home = home_.data();
-  // Each region as one four-wide (x0, y0, x1, y1): min(box corner, centroid - gate), max(far box
-  // corner, centroid + gate); the bounds of all of them and the sum and maximum of their sides.
-  __m128 lowest = _mm_set1_ps(INFINITY), highest = _mm_set1_ps(-INFINITY);
-  float side_sum = 0, side_max = 0;
-  for (std::size_t t = 0; t < n; ++t) {
-    const __m128 box = _mm_loadu_ps(&predicted[t].box.x);                  // x y w h
-    const __m128 centroid = _mm_loadu_ps(&predicted[t].centroid_x);        // cx cy gate penalty
-    const __m128 gate = _mm_shuffle_ps(centroid, centroid, _MM_SHUFFLE(2, 2, 2, 2));
-    const __m128 c = _mm_movelh_ps(centroid, centroid);                    // cx cy cx cy
-    const __m128 far = _mm_add_ps(box, _mm_movehl_ps(box, box));           // x + w, y + h, ...
-    const __m128 lo = _mm_min_ps(_mm_sub_ps(c, gate), box), hi = _mm_max_ps(_mm_add_ps(c, gate), far);
-    const __m128 r = _mm_movelh_ps(lo, hi);
-    _mm_storeu_ps(region + 4 * t, r);
-    lowest = _mm_min_ps(lowest, r), highest = _mm_max_ps(highest, r);
-    const __m128 extent = _mm_sub_ps(hi, lo);  // width, height, ...
-    const float side = std::max(_mm_cvtss_f32(extent), _mm_cvtss_f32(_mm_shuffle_ps(extent, extent, 1)));
-    side_sum += side, side_max = std::max(side_max, side);
-  }
+  // The grid spans the regions' bounds (from the region pass).
   alignas(16) float low[4], high[4];
-  _mm_store_ps(low, lowest), _mm_store_ps(high, highest);
+  _mm_store_ps(low, pass.lowest_), _mm_store_ps(high, pass.highest_);
   const float x0 = low[0], y0 = low[1], x1 = high[2], y1 = high[3];
-  float cell = std::max(1.0f, std::min(side_max, kMaxCellInMeanSides * side_sum / float(n)));
+  float cell = std::max(1.0f, std::min(pass.side_max_, kMaxCellInMeanSides * pass.side_sum_ / float(n)));
   const float limit = kMaxCellsPerTrack * float(n) + 64;
   const float cells = ((x1 - x0) / cell + 1) * ((y1 - y0) / cell + 1);
   if (cells > limit) cell *= std::sqrt(cells / limit);
@@ -139,10 +120,13 @@ void CandidateGrid::build() {
 
 void CandidateGrid::find(const Predictions& predicted, const Detection* detections, std::size_t n, float min_iou,
                          std::vector<Candidate>* out) {
-  Predicted* p = this->predicted(predicted.size());
-  for (std::size_t t = 0; t < predicted.size(); ++t)
-    p[t] = Predicted{predicted.box[t], predicted.centroid_x[t], predicted.centroid_y[t], predicted.gate_px[t], 0.0f};
-  const std::size_t count = find_predicted(detections, n, min_iou);
+  RegionPass pass = regions(predicted.size());
+  for (std::size_t t = 0; t < predicted.size(); ++t) {
+    const Box& b = predicted.box[t];
+    pass.add(t, _mm_setr_ps(b.x, b.y, b.width, b.height),
+             _mm_setr_ps(predicted.centroid_x[t], predicted.centroid_y[t], predicted.gate_px[t], 0.0f));
+  }
+  const std::size_t count = find_predicted(pass, detections, n, min_iou);
   out->insert(out->end(), pairs_.begin(), pairs_.begin() + std::ptrdiff_t(count));
 }
 
@@ -204,8 +188,9 @@ std::size_t CandidateGrid::find_inside(const Detection* detections, std::size_t 
   return std::size_t(in - first);
 }
 
-std::size_t CandidateGrid::find_predicted(const Detection* detections, std::size_t n, float min_iou) {
-  build();
+std::size_t CandidateGrid::find_predicted(const RegionPass& pass, const Detection* detections, std::size_t n,
+                                          float min_iou) {
+  build(pass);
   if (columns_ == 0) return 0;
   if (inside_.size() < 8 * n + kInsideSlack) inside_.resize(8 * n + kInsideSlack);
   if (longer_runs_.size() < 2 * n + 1) longer_runs_.resize(2 * n + 1);

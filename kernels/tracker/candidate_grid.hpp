@@ -5,6 +5,8 @@
 
 #include <emmintrin.h>  // SSE2: every x86-64
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -29,6 +31,41 @@ struct Candidate {
   std::int32_t detection;
 };
 
+// The tracks' predictions and their gated regions, written in one pass over the tracks (the Tracker
+// predicts and adds each track in the same loop, so a prediction is read once): a region is the
+// predicted box grown to the square of half-side gate around the predicted centroid, as (x0, y0,
+// x1, y1). The pass keeps the regions' bounds and side statistics the grid is sized by. Kept in
+// registers where add() is inlined: take it by value from CandidateGrid::regions(), hand it back to
+// find_predicted().
+class RegionPass {
+ public:
+  // Track t's prediction: box (x, y, width, height), centre (centroid_x, centroid_y, gate, penalty),
+  // the two halves of a Predicted.
+  [[gnu::always_inline]] void add(std::size_t t, __m128 box, __m128 centre) {
+    _mm_storeu_ps(&predicted_[t].box.x, box);
+    _mm_storeu_ps(&predicted_[t].centroid_x, centre);
+    // min(box corner, centroid - gate), max(far box corner, centroid + gate), all four at once.
+    const __m128 gate = _mm_shuffle_ps(centre, centre, _MM_SHUFFLE(2, 2, 2, 2));
+    const __m128 c = _mm_movelh_ps(centre, centre);           // cx cy cx cy
+    const __m128 far = _mm_add_ps(box, _mm_movehl_ps(box, box));  // x + w, y + h, ...
+    const __m128 lo = _mm_min_ps(_mm_sub_ps(c, gate), box), hi = _mm_max_ps(_mm_add_ps(c, gate), far);
+    const __m128 r = _mm_movelh_ps(lo, hi);
+    _mm_storeu_ps(region_ + 4 * t, r);
+    lowest_ = _mm_min_ps(lowest_, r), highest_ = _mm_max_ps(highest_, r);
+    const __m128 extent = _mm_sub_ps(hi, lo);  // width, height, ...
+    const float side = std::max(_mm_cvtss_f32(extent), _mm_cvtss_f32(_mm_shuffle_ps(extent, extent, 1)));
+    side_sum_ += side, side_max_ = std::max(side_max_, side);
+  }
+
+ private:
+  friend class CandidateGrid;
+  RegionPass(Predicted* predicted, float* region) : predicted_(predicted), region_(region) {}
+  Predicted* predicted_;
+  float* region_;
+  __m128 lowest_ = _mm_set1_ps(INFINITY), highest_ = _mm_set1_ps(-INFINITY);
+  float side_sum_ = 0, side_max_ = 0;
+};
+
 class CandidateGrid {
  public:
   CandidateGrid();
@@ -39,13 +76,15 @@ class CandidateGrid {
   void find(const Predictions& predicted, const Detection* detections, std::size_t n, float min_iou,
             std::vector<Candidate>* out);
 
-  // The same without copies: fill predicted(n_tracks)[0 .. n_tracks) (the Tracker does), call
-  // find_predicted; the pairs are then pairs()[0 .. count) (valid until the next call).
-  Predicted* predicted(std::size_t n_tracks) {
+  // The same without copies: add every track 0 .. n_tracks to regions(n_tracks) (the Tracker does
+  // while predicting), hand it to find_predicted; the pairs are then pairs()[0 .. count) (valid
+  // until the next call).
+  RegionPass regions(std::size_t n_tracks) {
     predicted_.resize(n_tracks);
-    return predicted_.data();
+    region_.resize(4 * n_tracks);
+    return RegionPass(predicted_.data(), region_.data());
   }
-  std::size_t find_predicted(const Detection* detections, std::size_t n, float min_iou);
+  std::size_t find_predicted(const RegionPass& pass, const Detection* detections, std::size_t n, float min_iou);
   Candidate* pairs() { return pairs_.data(); }
 
   // Stage 1 runs eight regions at a time (AVX2) where the CPU has AVX2 (checked once), else four
@@ -55,7 +94,7 @@ class CandidateGrid {
   static bool wide_supported();  // candidate_grid_avx2.cpp
 
  private:
-  void build();
+  void build(const RegionPass& pass);
   // Cell of a coordinate right of / below the origin (truncation is floor there).
   int cell_x(float x) const { return int((x - origin_x_) * inverse_cell_); }
   int cell_y(float y) const { return int((y - origin_y_) * inverse_cell_); }

@@ -1,6 +1,9 @@
 #include "tracker/tracker.hpp"
 
+#include <xmmintrin.h>  // SSE: every x86-64
+
 #include <algorithm>
+#include <cstddef>
 
 namespace ccl::track {
 
@@ -11,6 +14,12 @@ namespace {
 constexpr float kTentativePenalty = 2;
 // Weight of the newest displacement in the velocity estimate.
 constexpr float kVelocitySmoothing = 0.5f;
+
+// The prediction loads a track's (x, y, w, h) and (cx, cy, vx, vy) as one four-wide row each.
+static_assert(offsetof(Track, box) + 16 == offsetof(Track, centroid_x) && offsetof(Track, centroid_y) == offsetof(Track, centroid_x) + 4 &&
+                  offsetof(Track, velocity_x) == offsetof(Track, centroid_x) + 8 &&
+                  offsetof(Track, velocity_y) == offsetof(Track, centroid_x) + 12,
+              "Track's box, centroid and velocity must be contiguous");
 
 Options sanitized(Options o) {
   o.min_hits = std::max<std::uint32_t>(o.min_hits, 1);
@@ -48,17 +57,22 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   const std::size_t n_tracks = tracks_.size();
   const float gate = options_.gate;
   // Constant velocity: a track that missed m frames is expected m + 1 steps past its last match.
-  Predicted* predicted = grid_.predicted(n_tracks);
+  // Four-wide: (x, y, w, h) + (dx, dy, 0, 0) and (cx, cy, vx, vy) + (dx, dy, 0, 0), the scalar sums.
+  RegionPass regions = grid_.regions(n_tracks);
+  const __m128 zero = _mm_setzero_ps();
   for (std::size_t i = 0; i < n_tracks; ++i) {
     const Track& t = tracks[i];
-    const float steps = float(t.misses + 1);
-    const float dx = t.velocity_x * steps, dy = t.velocity_y * steps;
-    predicted[i] = Predicted{Box{t.box.x + dx, t.box.y + dy, t.box.width, t.box.height}, t.centroid_x + dx,
-                             t.centroid_y + dy, gate * std::max({t.box.width, t.box.height, 1.0f}),
-                             t.id == 0 ? kTentativePenalty : 0.0f};
+    const __m128 motion = _mm_loadu_ps(&t.centroid_x);  // cx cy vx vy
+    const __m128 shift = _mm_mul_ps(_mm_movehl_ps(zero, motion), _mm_set1_ps(float(t.misses + 1)));
+    const __m128 box = _mm_add_ps(_mm_loadu_ps(&t.box.x), shift);
+    const float gate_px = gate * std::max({t.box.width, t.box.height, 1.0f});
+    const __m128 rest = _mm_unpacklo_ps(_mm_set_ss(gate_px), _mm_set_ss(t.id == 0 ? kTentativePenalty : 0.0f));
+    regions.add(i, box, _mm_movelh_ps(_mm_add_ps(motion, shift), rest));
   }
 
-  const std::size_t n_pairs = grid_.find_predicted(detections, n, options_.min_iou);
+  // A copy goes out: were the pass's own address taken, its sums would live in memory in the loop.
+  const RegionPass done = regions;
+  const std::size_t n_pairs = grid_.find_predicted(done, detections, n, options_.min_iou);
   assignment_.assign(grid_.pairs(), n_pairs, n_tracks, n);
   const std::int32_t* const detection_of_track = assignment_.detection_of_track().data();
   const std::int32_t* const track_of_detection = assignment_.track_of_detection().data();
