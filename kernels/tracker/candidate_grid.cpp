@@ -83,13 +83,24 @@ void CandidateGrid::build(const RegionPass& pass) {
   }
   float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
   std::int32_t* const track = track_.data();
+  // The scatter places the track indices only; the regions follow in binned order, four at a time
+  // (a transpose of four rows), so the corner arrays are written in order rather than at random.
   for (std::size_t t = 0; t < n; ++t) {
     const std::int32_t h = home[t];
     if (h < 0) continue;
-    const std::uint32_t k = count[h]++;
-    const float* r = region + 4 * t;
+    track[count[h]++] = std::int32_t(t);
+  }
+  std::size_t k = 0;
+  for (; k + 4 <= sum; k += 4) {
+    __m128 x0 = _mm_loadu_ps(region + 4 * std::size_t(track[k])), y0 = _mm_loadu_ps(region + 4 * std::size_t(track[k + 1]));
+    __m128 x1 = _mm_loadu_ps(region + 4 * std::size_t(track[k + 2])), y1 = _mm_loadu_ps(region + 4 * std::size_t(track[k + 3]));
+    _MM_TRANSPOSE4_PS(x0, y0, x1, y1);
+    _mm_storeu_ps(f[kX0] + k, x0), _mm_storeu_ps(f[kY0] + k, y0);
+    _mm_storeu_ps(f[kX1] + k, x1), _mm_storeu_ps(f[kY1] + k, y1);
+  }
+  for (; k < sum; ++k) {
+    const float* r = region + 4 * std::size_t(track[k]);
     f[kX0][k] = r[0], f[kY0][k] = r[1], f[kX1][k] = r[2], f[kY1][k] = r[3];
-    track[k] = std::int32_t(t);
   }
 
   // Big regions: in every cell they cover (a detection then looks in its own cell only).
