@@ -167,33 +167,28 @@ inline CandidateGrid::Inside* CandidateGrid::four_inside(const float* const f[kF
 
 // Stage 1, per detection: the binned entries whose region holds its centroid, from its two runs of
 // home cells, four at a time. A run holds 2.5 regions on average: the first four of every run is
-// tested here, the rest of the longer runs (the rare ones) listed for later, so this loop has no
-// branch that depends on the data. The passing entries are packed and stored four at once, so no
+// tested here, the detections with a longer run (the rare ones) listed for later, so this loop has
+// no branch that depends on the data. The passing entries are packed and stored four at once, so no
 // store waits on the one before. Returns how many pairs are in inside_; *n_longer gets the count of
-// longer_runs_.
+// longer_.
 std::size_t CandidateGrid::find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer) {
   std::size_t longer = 0;
   const std::uint32_t* start = cell_start_.data();
   const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
   const std::int32_t* const cell = detection_cell_.data();
   const std::size_t columns = std::size_t(columns_);
-  LongerRun* const runs = longer_runs_.data();
+  std::int32_t* const listed = longer_.data();
   Inside* const first = inside_.data();
   Inside* in = first;
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
     if (cell[j] < 0) continue;
-    // A small region with this centroid has its home cell at (x - 1 .. x, y - 1 .. y): two runs of
-    // two cells.
-    const std::size_t c = std::size_t(cell[j]);
-    const std::uint32_t s[2] = {start[c - columns - 1], start[c - 1]};
-    const std::uint32_t e[2] = {start[c - columns + 1], start[c + 1]};
+    const Runs r = runs_of(start, std::size_t(cell[j]), columns);
     const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
     const __m128i D = _mm_set1_epi32(std::int32_t(j));
-    in = four_inside(f, s[0], e[0], PX, PY, D, in);
-    in = four_inside(f, s[1], e[1], PX, PY, D, in);
-    longer = list_longer(s[0], e[0], std::int32_t(j), runs, longer);
-    longer = list_longer(s[1], e[1], std::int32_t(j), runs, longer);
+    in = four_inside(f, r.s0, r.e0, PX, PY, D, in);
+    in = four_inside(f, r.s1, r.e1, PX, PY, D, in);
+    longer = list_longer(r, std::int32_t(j), listed, longer);
   }
   *n_longer = longer;
   return std::size_t(in - first);
@@ -204,21 +199,23 @@ std::size_t CandidateGrid::find_predicted(const RegionPass& pass, const Detectio
   build(pass);
   if (columns_ == 0) return 0;
   if (inside_.size() < 8 * n + kInsideSlack) inside_.resize(8 * n + kInsideSlack);
-  if (longer_runs_.size() < 2 * n + 1) longer_runs_.resize(2 * n + 1);
+  if (longer_.size() < n + 1) longer_.resize(n + 1);
   find_cells(detections, n);
   std::size_t n_longer = 0;
   std::size_t n_inside = wide_ ? find_inside_wide(detections, n, &n_longer) : find_inside(detections, n, &n_longer);
-  // The rest of the longer runs, four at a time.
+  // The longer runs past their first four entries, four at a time.
   const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
   for (std::size_t i = 0; i < n_longer; ++i) {
-    const LongerRun& run = longer_runs_[i];
-    const Detection& d = detections[run.detection];
-    const std::size_t most = std::size_t(run.end - run.from) + kInsideSlack;
+    const std::int32_t j = longer_[i];
+    const Detection& d = detections[j];
+    const Runs r = runs_of(cell_start_.data(), std::size_t(detection_cell_[std::size_t(j)]), std::size_t(columns_));
+    const std::size_t most = std::size_t(r.e0 - r.s0) + std::size_t(r.e1 - r.s1) + 2 * kInsideSlack;
     if (n_inside + most > inside_.size()) inside_.resize(std::max(2 * inside_.size(), n_inside + most));
     const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
-    const __m128i D = _mm_set1_epi32(run.detection);
+    const __m128i D = _mm_set1_epi32(j);
     Inside* in = inside_.data() + n_inside;
-    for (std::uint32_t k = run.from; k < run.end; k += 4) in = four_inside(f, k, run.end, PX, PY, D, in);
+    for (std::uint32_t k = r.s0 + 4; k < r.e0; k += 4) in = four_inside(f, k, r.e0, PX, PY, D, in);
+    for (std::uint32_t k = r.s1 + 4; k < r.e1; k += 4) in = four_inside(f, k, r.e1, PX, PY, D, in);
     n_inside = std::size_t(in - inside_.data());
   }
 

@@ -111,12 +111,21 @@ class CandidateGrid {
   // Slots of the inside list past its pairs that may be written: a four stores four slots whatever
   // passes, and stage 2 pads the list to a multiple of four.
   static constexpr std::size_t kInsideSlack = 4;
-  struct LongerRun;
-  // Lists the rest of a run [s, e) past its first four entries at runs[n_longer], for the pass after
-  // stage 1's main loop: written always, counted only when the run is longer than four. Returns the
-  // new count.
-  static std::size_t list_longer(std::uint32_t s, std::uint32_t e, std::int32_t detection, LongerRun* runs,
-                                 std::size_t n_longer);
+  // The entries a detection whose centroid is in cell c streams through: the small regions with home
+  // cells (x - 1 .. x, y - 1) and (x - 1 .. x, y), two runs [s0, e0) and [s1, e1) of the binned order.
+  struct Runs {
+    std::uint32_t s0, e0, s1, e1;
+  };
+  static Runs runs_of(const std::uint32_t* start, std::size_t c, std::size_t columns) {
+    return Runs{start[c - columns - 1], start[c - columns + 1], start[c - 1], start[c + 1]};
+  }
+  // Lists the detection at listed[n_longer] for the pass after stage 1's main loop, which tests its
+  // runs past their first four entries: written always, counted only when a run is longer than four.
+  // Returns the new count.
+  static std::size_t list_longer(const Runs& r, std::int32_t detection, std::int32_t* listed, std::size_t n_longer) {
+    listed[n_longer] = detection;
+    return n_longer + (std::max(r.e0 - r.s0, r.e1 - r.s1) > 4);
+  }
   std::size_t find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer);
   std::size_t find_inside_wide(const Detection* detections, std::size_t n, std::size_t* n_longer);  // AVX2
   std::size_t find_costs(const Detection* detections, std::size_t n_inside, float min_iou);
@@ -154,18 +163,8 @@ class CandidateGrid {
   // The (binned entry, detection) pairs whose region holds the centroid: room for 8 per detection
   // (two fours) and the slack, so stage 1's main loop needs no capacity check.
   std::vector<Inside> inside_;
-  struct LongerRun {
-    std::uint32_t from, end;  // the entries of a run past its first four
-    std::int32_t detection;
-  };
-  std::vector<LongerRun> longer_runs_;
+  std::vector<std::int32_t> longer_;  // the detections with a run longer than four
   std::vector<Candidate> pairs_;  // grows, never shrinks: no clearing per frame
 };
-
-inline std::size_t CandidateGrid::list_longer(std::uint32_t s, std::uint32_t e, std::int32_t detection, LongerRun* runs,
-                                              std::size_t n_longer) {
-  runs[n_longer] = LongerRun{s + 4, e, detection};
-  return n_longer + (e > s + 4);
-}
 
 }  // namespace ccl::track

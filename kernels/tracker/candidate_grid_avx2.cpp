@@ -57,16 +57,15 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
   const float* const f[kFields] = {field_[0].data(), field_[1].data(), field_[2].data(), field_[3].data()};
   const std::int32_t* const cell = detection_cell_.data();
   const std::size_t columns = std::size_t(columns_);
-  LongerRun* const runs = longer_runs_.data();
+  std::int32_t* const listed_longer = longer_.data();
   Inside* const listed = inside_.data();
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3);
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
     if (cell[j] < 0) continue;
     // The two runs of two home cells (see find_inside).
-    const std::size_t c = std::size_t(cell[j]);
-    const std::uint32_t s0 = start[c - columns - 1], s1 = start[c - 1];
-    const std::uint32_t e0 = start[c - columns + 1], e1 = start[c + 1];
+    const Runs r = runs_of(start, std::size_t(cell[j]), columns);
+    const std::uint32_t s0 = r.s0, s1 = r.s1, e0 = r.e0, e1 = r.e1;
     const __m256 px = _mm256_set1_ps(d.centroid_x), py = _mm256_set1_ps(d.centroid_y);
     const __m256 x0 = load_two(f[kX0], s0, s1), y0 = load_two(f[kY0], s0, s1);
     const __m256 x1 = load_two(f[kX1], s0, s1), y1 = load_two(f[kY1], s0, s1);
@@ -84,8 +83,7 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
     _mm256_storeu_si256(in, _mm256_unpacklo_epi32(placed, detection));
     _mm256_storeu_si256(in + 1, _mm256_unpackhi_epi32(placed, detection));
     n_inside += std::size_t(__builtin_popcount(unsigned(pass)));
-    longer = list_longer(s0, e0, std::int32_t(j), runs, longer);
-    longer = list_longer(s1, e1, std::int32_t(j), runs, longer);
+    longer = list_longer(r, std::int32_t(j), listed_longer, longer);
   }
   *n_longer = longer;
   return n_inside;
