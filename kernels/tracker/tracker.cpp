@@ -1,9 +1,10 @@
 #include "tracker/tracker.hpp"
 
-#include <xmmintrin.h>  // SSE: every x86-64
+#include <emmintrin.h>  // SSE2: every x86-64
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 
 namespace ccl::track {
 
@@ -20,6 +21,8 @@ static_assert(offsetof(Track, box) + 16 == offsetof(Track, centroid_x) && offset
                   offsetof(Track, velocity_x) == offsetof(Track, centroid_x) + 8 &&
                   offsetof(Track, velocity_y) == offsetof(Track, centroid_x) + 12,
               "Track's box, centroid and velocity must be contiguous");
+// A match writes hits and misses as one 64-bit word, hits in the low half (x86 is little-endian).
+static_assert(offsetof(Track, misses) == offsetof(Track, hits) + 4, "Track's hits and misses must be adjacent");
 
 Options sanitized(Options o) {
   o.min_hits = std::max<std::uint32_t>(o.min_hits, 1);
@@ -94,15 +97,20 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       ++kept;
       continue;
     }
+    // The match, four-wide so the track takes four stores: box; centroid and velocity; hits and
+    // misses; time. The velocity is the scalar (seen - last) / steps, smoothed as v + k (new - v).
     const Detection& d = detections[j];
-    const float steps = float(t.misses + 1);
-    const float vx = (d.centroid_x - t.centroid_x) / steps, vy = (d.centroid_y - t.centroid_y) / steps;
+    const __m128 motion = _mm_loadu_ps(&t.centroid_x);  // cx cy vx vy
+    const __m128 seen = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&d.centroid_x)));  // cx cy 0 0
+    const __m128 step = _mm_div_ps(_mm_sub_ps(seen, motion), _mm_set1_ps(float(t.misses + 1)));
+    const __m128 last = _mm_movehl_ps(motion, motion);  // vx vy vx vy
     const bool first_step = t.hits == 1;  // no velocity estimate yet
-    t.velocity_x = first_step ? vx : t.velocity_x + kVelocitySmoothing * (vx - t.velocity_x);
-    t.velocity_y = first_step ? vy : t.velocity_y + kVelocitySmoothing * (vy - t.velocity_y);
-    t.box = d.box;
-    t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
-    t.hits++, t.misses = 0;
+    const __m128 velocity =
+        first_step ? step : _mm_add_ps(last, _mm_mul_ps(_mm_set1_ps(kVelocitySmoothing), _mm_sub_ps(step, last)));
+    _mm_storeu_ps(&t.box.x, _mm_loadu_ps(&d.box.x));
+    _mm_storeu_ps(&t.centroid_x, _mm_movelh_ps(seen, velocity));
+    const std::uint64_t hits_and_no_misses = std::uint32_t(t.hits + 1);
+    std::memcpy(&t.hits, &hits_and_no_misses, sizeof hits_and_no_misses);
     t.last_time = time;
     if (t.id == 0 && t.hits >= min_hits) {
       t.id = take_id();
