@@ -75,10 +75,10 @@ void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, s
     for (std::size_t t = 0; t < n_tracks; ++t) {
       const std::uint64_t k = kot[t];
       if (k == kNone) continue;  // no pair
-      kot[t] = kNone;
       const std::uint32_t d = std::uint32_t(k);
       if (kod[d] == ((k & ~std::uint64_t(0xffffffffu)) | t)) dot[t] = std::int32_t(d), tod[d] = std::int32_t(t);
     }
+    std::fill(kot, kot + n_tracks, kNone);  // a fill, not a store per track in the loop
     std::fill(kod, kod + n_detections, kNone);
     // The pairs left open, few: a branch that is nearly always taken the same way beats a store per pair.
     std::size_t open = 0;
