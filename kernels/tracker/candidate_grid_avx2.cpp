@@ -39,8 +39,14 @@ CCL_WIDE_INLINE __m256 load_two(const float* f, std::uint32_t lo, std::uint32_t 
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f + lo)), _mm_loadu_ps(f + hi), 1);
 }
 
-CCL_WIDE_INLINE __m256i two_halves(std::uint32_t lo, std::uint32_t hi) {
-  return _mm256_setr_m128i(_mm_set1_epi32(std::int32_t(lo)), _mm_set1_epi32(std::int32_t(hi)));
+// The starts and ends of a detection's two runs (runs_of) as vectors: (s0 x4 | s1 x4) and
+// (e0 x4 | e1 x4), from two 16-byte loads of the cell starts (a run's end is the start two cells on).
+CCL_WIDE_INLINE void run_bounds(const std::uint32_t* start, std::size_t c, std::size_t columns, __m256i* s, __m256i* e) {
+  const __m256i both = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(start + c - columns - 1))),
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(start + c - 1)), 1);  // (s0 . e0 . | s1 . e1 .)
+  *s = _mm256_shuffle_epi32(both, _MM_SHUFFLE(0, 0, 0, 0));
+  *e = _mm256_shuffle_epi32(both, _MM_SHUFFLE(2, 2, 2, 2));
 }
 
 }  // namespace
@@ -59,13 +65,15 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
   const std::size_t columns = std::size_t(columns_);
   std::int32_t* const listed_longer = longer_.data();
   Inside* const listed = inside_.data();
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3);
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3), four = _mm256_set1_epi32(4);
   for (std::size_t j = 0; j < n; ++j) {
     const Detection& d = detections[j];
     if (cell[j] < 0) continue;
     // The two runs of two home cells (see find_inside).
-    const Runs r = runs_of(start, std::size_t(cell[j]), columns);
-    const std::uint32_t s0 = r.s0, s1 = r.s1, e0 = r.e0, e1 = r.e1;
+    const std::size_t c = std::size_t(cell[j]);
+    const std::uint32_t s0 = start[c - columns - 1], s1 = start[c - 1];
+    __m256i run_start, run_end;
+    run_bounds(start, c, columns, &run_start, &run_end);
     const __m256 px = _mm256_set1_ps(d.centroid_x), py = _mm256_set1_ps(d.centroid_y);
     const __m256 x0 = load_two(f[kX0], s0, s1), y0 = load_two(f[kY0], s0, s1);
     const __m256 x1 = load_two(f[kX1], s0, s1), y1 = load_two(f[kY1], s0, s1);
@@ -73,8 +81,8 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
     const __m256 inside =
         _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(px, x0, _CMP_NLT_UQ), _mm256_cmp_ps(px, x1, _CMP_NGT_UQ)),
                       _mm256_and_ps(_mm256_cmp_ps(py, y0, _CMP_NLT_UQ), _mm256_cmp_ps(py, y1, _CMP_NGT_UQ)));
-    const __m256i entry = _mm256_add_epi32(two_halves(s0, s1), lane);
-    const __m256 in_run = _mm256_castsi256_ps(_mm256_cmpgt_epi32(two_halves(e0, e1), entry));
+    const __m256i entry = _mm256_add_epi32(run_start, lane);
+    const __m256 in_run = _mm256_castsi256_ps(_mm256_cmpgt_epi32(run_end, entry));
     const int pass = _mm256_movemask_ps(_mm256_and_ps(inside, in_run));
     const __m256i order = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPairOrder.lanes[pass])));
     const __m256i placed = _mm256_permutevar8x32_epi32(entry, order);
@@ -83,7 +91,9 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
     _mm256_storeu_si256(in, _mm256_unpacklo_epi32(placed, detection));
     _mm256_storeu_si256(in + 1, _mm256_unpackhi_epi32(placed, detection));
     n_inside += std::size_t(__builtin_popcount(unsigned(pass)));
-    longer = list_longer(r, std::int32_t(j), listed_longer, longer);
+    // Listed when a run is longer than four (list_longer, from the vectors).
+    listed_longer[longer] = std::int32_t(j);
+    longer += !_mm256_testz_si256(_mm256_cmpgt_epi32(_mm256_sub_epi32(run_end, run_start), four), _mm256_set1_epi32(-1));
   }
   *n_longer = longer;
   return n_inside;
