@@ -16,8 +16,9 @@ constexpr float kMaxCellsPerTrack = 4;
 // The cell side: the largest region side, but at most this many mean region sides (larger regions
 // go to the big-region lists).
 constexpr float kMaxCellInMeanSides = 2;
-// Entries past the last one that a four-wide load may read (a four starting at a row's end).
-constexpr std::size_t kPadding = 4;
+// Entries past the last one that a four-wide load may read (the longer-run pass's four starting
+// four past a run's start, which may be the last entry).
+constexpr std::size_t kPadding = 8;
 
 // For each 4-bit mask: the set lanes' indices in order, then zeros; and how many are set.
 alignas(16) constexpr std::int32_t kPackedLanes[16][4] = {
@@ -214,8 +215,12 @@ std::size_t CandidateGrid::find_predicted(const RegionPass& pass, const Detectio
     const __m128 PX = _mm_set1_ps(d.centroid_x), PY = _mm_set1_ps(d.centroid_y);
     const __m128i D = _mm_set1_epi32(j);
     Inside* in = inside_.data() + n_inside;
-    for (std::uint32_t k = r.s0 + 4; k < r.e0; k += 4) in = four_inside(f, k, r.e0, PX, PY, D, in);
-    for (std::uint32_t k = r.s1 + 4; k < r.e1; k += 4) in = four_inside(f, k, r.e1, PX, PY, D, in);
+    // The second four of both runs whatever their lengths (a run of four or less adds nothing), so
+    // the common case has no loop whose length depends on the data; runs past eight are rarer.
+    in = four_inside(f, r.s0 + 4, r.e0, PX, PY, D, in);
+    for (std::uint32_t k = r.s0 + 8; k < r.e0; k += 4) in = four_inside(f, k, r.e0, PX, PY, D, in);
+    in = four_inside(f, r.s1 + 4, r.e1, PX, PY, D, in);
+    for (std::uint32_t k = r.s1 + 8; k < r.e1; k += 4) in = four_inside(f, k, r.e1, PX, PY, D, in);
     n_inside = std::size_t(in - inside_.data());
   }
 
