@@ -26,6 +26,28 @@ alignas(16) constexpr std::int32_t kPackedLanes[16][4] = {
     {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
 constexpr std::uint8_t kLaneCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
+// Replaces counts[0 .. n) by their exclusive prefix sums and returns the total: four at a time (a
+// scan within the four, then the running total added), the counting sort's cell starts.
+std::uint32_t exclusive_scan(std::uint32_t* counts, std::size_t n) {
+  __m128i total = _mm_setzero_si128();
+  std::size_t c = 0;
+  for (; c + 4 <= n; c += 4) {
+    __m128i* four = reinterpret_cast<__m128i*>(counts + c);
+    const __m128i k = _mm_loadu_si128(four);
+    __m128i inclusive = _mm_add_epi32(k, _mm_slli_si128(k, 4));
+    inclusive = _mm_add_epi32(inclusive, _mm_slli_si128(inclusive, 8));
+    _mm_storeu_si128(four, _mm_add_epi32(total, _mm_sub_epi32(inclusive, k)));
+    total = _mm_add_epi32(total, _mm_shuffle_epi32(inclusive, _MM_SHUFFLE(3, 3, 3, 3)));
+  }
+  std::uint32_t sum = std::uint32_t(_mm_cvtsi128_si32(total));
+  for (; c < n; ++c) {
+    const std::uint32_t k = counts[c];
+    counts[c] = sum;
+    sum += k;
+  }
+  return sum;
+}
+
 }  // namespace
 
 void CandidateGrid::build(const RegionPass& pass) {
@@ -70,12 +92,7 @@ void CandidateGrid::build(const RegionPass& pass) {
     n_big += !small;
   }
   n_big_ = n_big;
-  std::uint32_t sum = 0;
-  for (std::size_t c = 0; c < n_cells; ++c) {
-    const std::uint32_t k = count[c];
-    count[c] = sum;
-    sum += k;
-  }
+  std::uint32_t sum = exclusive_scan(count, n_cells);
   for (auto& f : field_) f.resize(sum + kPadding);
   track_.resize(sum + kPadding);
   for (std::size_t i = sum; i < sum + kPadding; ++i) {  // the padding the last four-wide loads read
@@ -114,12 +131,7 @@ void CandidateGrid::build(const RegionPass& pass) {
     for (int y = cell_y(r[1]); y <= cell_y(r[3]); ++y)
       for (int x = cell_x(r[0]); x <= cell_x(r[2]); ++x) big_count[std::size_t(y) * columns_ + x]++;
   }
-  sum = 0;
-  for (std::size_t c = 0; c < n_cells; ++c) {
-    const std::uint32_t k = big_count[c];
-    big_count[c] = sum;
-    sum += k;
-  }
+  sum = exclusive_scan(big_count, n_cells);
   big_tracks_.resize(sum);
   for (std::size_t t = 0; t < n; ++t) {  // in track order: each cell lists its big tracks oldest first
     if (home_[t] >= 0) continue;
