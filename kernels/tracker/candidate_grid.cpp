@@ -26,6 +26,14 @@ alignas(16) constexpr std::int32_t kPackedLanes[16][4] = {
     {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
 constexpr std::uint8_t kLaneCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
+// y * columns + x for four cells, 32-bit products from SSE2's two 64-bit multiplies.
+inline __m128i cell_index(__m128i y, __m128i x, __m128i columns) {
+  const __m128i even = _mm_mul_epu32(y, columns), odd = _mm_mul_epu32(_mm_srli_si128(y, 4), columns);
+  const __m128i product = _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
+                                             _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
+  return _mm_add_epi32(product, x);
+}
+
 // Replaces counts[0 .. n) by their exclusive prefix sums and returns the total: four at a time (a
 // scan within the four, then the running total added), the counting sort's cell starts.
 std::uint32_t exclusive_scan(std::uint32_t* counts, std::size_t n) {
@@ -75,12 +83,34 @@ void CandidateGrid::build(const RegionPass& pass) {
 
   // Counting sort of the small regions by home cell: counts, exclusive prefix sum, scatter. count[c]
   // is cell_start_[c + 1]: after the scatter it holds the end of cell c, i.e. the start of c + 1.
-  cell_start_.assign(n_cells + 2, 0);
+  cell_start_.assign(n_cells + 2, 0);  // the cells' starts, the last end, and the big regions' count
   std::uint32_t* count = cell_start_.data() + 1;
   const __m128 origin = _mm_setr_ps(origin_x_, origin_y_, origin_x_, origin_y_), inverse = _mm_set1_ps(inverse_cell_);
   const int columns = columns_;
   std::size_t n_big = 0;
-  for (std::size_t t = 0; t < n; ++t) {
+  std::size_t t = 0;
+  // Four regions at a time: their corner cells transposed to x0, y0, x1, y1 of the four. A big
+  // region's home is -1 and its count goes to a slot past the cells (count[n_cells], which the
+  // scan leaves out), so the four counts need no branch.
+  const __m128i row_length = _mm_set1_epi32(columns), one = _mm_set1_epi32(1);
+  const __m128i past_the_cells = _mm_set1_epi32(std::int32_t(n_cells));
+  for (; t + 4 <= n; t += 4) {
+    auto corner_cells = [&](std::size_t u) {
+      return _mm_castsi128_ps(_mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(region + 4 * u), origin), inverse)));
+    };
+    __m128 x0 = corner_cells(t), y0 = corner_cells(t + 1), x1 = corner_cells(t + 2), y1 = corner_cells(t + 3);
+    _MM_TRANSPOSE4_PS(x0, y0, x1, y1);
+    const __m128i cx0 = _mm_castps_si128(x0), cy0 = _mm_castps_si128(y0);
+    const __m128i big = _mm_or_si128(_mm_cmpgt_epi32(_mm_sub_epi32(_mm_castps_si128(x1), cx0), one),
+                                     _mm_cmpgt_epi32(_mm_sub_epi32(_mm_castps_si128(y1), cy0), one));
+    const __m128i h = _mm_or_si128(cell_index(cy0, cx0, row_length), big);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(home + t), h);
+    n_big += kLaneCount[_mm_movemask_ps(_mm_castsi128_ps(big))];
+    alignas(16) std::int32_t counted[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(counted), _mm_or_si128(_mm_and_si128(big, past_the_cells), _mm_andnot_si128(big, h)));
+    count[counted[0]]++, count[counted[1]]++, count[counted[2]]++, count[counted[3]]++;
+  }
+  for (; t < n; ++t) {
     // The cells of the region's corners (cell_x, cell_y of all four bounds at once).
     const __m128i cells = _mm_cvttps_epi32(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(region + 4 * t), origin), inverse));
     const int cx0 = _mm_cvtsi128_si32(cells), cy0 = _mm_cvtsi128_si32(_mm_shuffle_epi32(cells, 1));
@@ -291,11 +321,7 @@ void CandidateGrid::find_cells(const Detection* detections, std::size_t n) {
     const __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpge_ps(fx, zero), _mm_cmpge_ps(fy, zero)),
                                      _mm_and_ps(_mm_cmplt_ps(fx, columns), _mm_cmplt_ps(fy, rows)));
     const __m128i x = _mm_cvttps_epi32(_mm_max_ps(fx, one)), y = _mm_cvttps_epi32(_mm_max_ps(fy, one));
-    // y * columns + x, 32-bit products from SSE2's two 64-bit multiplies.
-    const __m128i even = _mm_mul_epu32(y, row_length), odd = _mm_mul_epu32(_mm_srli_si128(y, 4), row_length);
-    const __m128i product = _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
-                                               _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
-    const __m128i index = _mm_add_epi32(product, x);
+    const __m128i index = cell_index(y, x, row_length);
     const __m128i outside = _mm_castps_si128(_mm_andnot_ps(inside, _mm_castsi128_ps(_mm_set1_epi32(-1))));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(cell + j), _mm_or_si128(index, outside));
   }
