@@ -266,7 +266,12 @@ std::size_t CandidateGrid::find_predicted(const RegionPass& pass, const Detectio
     n_inside = std::size_t(in - inside_.data());
   }
 
-  std::size_t count = find_costs(detections, n_inside, min_iou);
+  // The list padded to a multiple of eight with copies of a real pair, masked out in stage 2.
+  const std::size_t padded = (n_inside + 7) & ~std::size_t(7);
+  if (inside_.size() < padded) inside_.resize(padded);
+  for (std::size_t i = n_inside; i < padded; ++i) inside_[i] = inside_[0];
+  if (pairs_.size() < n_inside + 64) pairs_.resize(std::max(2 * pairs_.size(), n_inside + 64));
+  std::size_t count = wide_ ? find_costs_wide(detections, n_inside, min_iou) : find_costs(detections, n_inside, min_iou);
   if (n_big_ > 0) count = find_big(detections, n, min_iou, count);
   return count;
 }
@@ -274,16 +279,12 @@ std::size_t CandidateGrid::find_predicted(const RegionPass& pass, const Detectio
 // Stage 2, over the n_inside pairs of stage 1 four at a time: the gate and the cost, branch-free.
 // The passing pairs go to pairs_; returns how many.
 std::size_t CandidateGrid::find_costs(const Detection* detections, std::size_t n_inside, float min_iou) {
-  if (pairs_.size() < n_inside + 64) pairs_.resize(std::max(2 * pairs_.size(), n_inside + 64));
   std::size_t count = 0;
   const std::int32_t* track = track_.data();
   const Predicted* predicted = predicted_.data();
   Candidate* pairs = pairs_.data();
   const __m128 MI = _mm_set1_ps(min_iou);
-  // The list is padded to a multiple of four with copies of a real pair, masked out.
-  const std::size_t padded = (n_inside + 3) & ~std::size_t(3);
-  for (std::size_t i = n_inside; i < padded; ++i) inside_[i] = inside_[0];
-  for (std::size_t i = 0; i < padded; i += 4) {
+  for (std::size_t i = 0; i < n_inside; i += 4) {
     const Inside* in = &inside_[i];
     const std::int32_t t[4] = {track[in[0].entry], track[in[1].entry], track[in[2].entry], track[in[3].entry]};
     const Predicted* p[4] = {&predicted[t[0]], &predicted[t[1]], &predicted[t[2]], &predicted[t[3]]};

@@ -109,7 +109,7 @@ class CandidateGrid {
   void find_cells(const Detection* detections, std::size_t n);
   struct Inside;
   // Slots of the inside list past its pairs that may be written: a four stores four slots whatever
-  // passes, and stage 2 pads the list to a multiple of four.
+  // passes.
   static constexpr std::size_t kInsideSlack = 4;
   // The entries a detection whose centroid is in cell c streams through: the small regions with home
   // cells (x - 1 .. x, y - 1) and (x - 1 .. x, y), two runs [s0, e0) and [s1, e1) of the binned order.
@@ -128,7 +128,11 @@ class CandidateGrid {
   }
   std::size_t find_inside(const Detection* detections, std::size_t n, std::size_t* n_longer);
   std::size_t find_inside_wide(const Detection* detections, std::size_t n, std::size_t* n_longer);  // AVX2
+  // Stage 2 over inside_[0 .. padded), padded a multiple of eight (copies of a real pair past
+  // n_inside, masked out): four pairs at a time, or eight where the CPU has AVX2 (the same pairs,
+  // costs and order).
   std::size_t find_costs(const Detection* detections, std::size_t n_inside, float min_iou);
+  std::size_t find_costs_wide(const Detection* detections, std::size_t n_inside, float min_iou);  // AVX2
   static Inside* four_inside(const float* const f[], std::uint32_t k, std::uint32_t end, __m128 PX, __m128 PY,
                              __m128i D, Inside* in);
   std::size_t find_big(const Detection* detections, std::size_t n, float min_iou, std::size_t count);

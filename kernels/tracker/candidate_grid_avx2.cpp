@@ -1,11 +1,14 @@
-// The candidate grid's stage 1 eight regions at a time (AVX2), for CPUs that have it: only the
+// The candidate grid's stages 1 and 2 eight lanes at a time (AVX2), for CPUs that have it: only the
 // functions marked CCL_WIDE are built for AVX2 (the rest of the library stays baseline x86-64), and
-// the grid calls them only when the CPU says it has AVX2. Lanes 0-3 test the first four regions of a
-// detection's first run, lanes 4-7 those of its second: the four-wide path's two tests in one, with
-// the same comparisons, storing the same pairs in the same order.
+// the grid calls them only when the CPU says it has AVX2. Stage 1: lanes 0-3 test the first four
+// regions of a detection's first run, lanes 4-7 those of its second: the four-wide path's two tests
+// in one, with the same comparisons, storing the same pairs in the same order. Stage 2: eight pairs
+// at once, lanes 0-3 and 4-7 each a four of the four-wide path (pair_cost.hpp), the same operations
+// in the same order, so the same costs.
 #include <immintrin.h>
 
 #include "tracker/candidate_grid.hpp"
+#include "tracker/pair_cost.hpp"
 
 #define CCL_WIDE __attribute__((target("avx2")))
 #define CCL_WIDE_INLINE __attribute__((target("avx2"), always_inline)) inline
@@ -47,6 +50,53 @@ CCL_WIDE_INLINE void run_bounds(const std::uint32_t* start, std::size_t c, std::
       _mm_loadu_si128(reinterpret_cast<const __m128i*>(start + c - 1)), 1);  // (s0 . e0 . | s1 . e1 .)
   *s = _mm256_shuffle_epi32(both, _MM_SHUFFLE(0, 0, 0, 0));
   *e = _mm256_shuffle_epi32(both, _MM_SHUFFLE(2, 2, 2, 2));
+}
+
+// _MM_TRANSPOSE4_PS within each 128-bit half: rows (r0 | r4) .. (r3 | r7) to columns.
+CCL_WIDE_INLINE void transpose_halves(__m256* a, __m256* b, __m256* c, __m256* d) {
+  const __m256 ab_lo = _mm256_unpacklo_ps(*a, *b), cd_lo = _mm256_unpacklo_ps(*c, *d);
+  const __m256 ab_hi = _mm256_unpackhi_ps(*a, *b), cd_hi = _mm256_unpackhi_ps(*c, *d);
+  *a = _mm256_shuffle_ps(ab_lo, cd_lo, _MM_SHUFFLE(1, 0, 1, 0)), *b = _mm256_shuffle_ps(ab_lo, cd_lo, _MM_SHUFFLE(3, 2, 3, 2));
+  *c = _mm256_shuffle_ps(ab_hi, cd_hi, _MM_SHUFFLE(1, 0, 1, 0)), *d = _mm256_shuffle_ps(ab_hi, cd_hi, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+// Four floats from lo in lanes 0-3, four from hi in lanes 4-7.
+CCL_WIDE_INLINE __m256 two_rows(const float* lo, const float* hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
+}
+
+// four_pair_costs for eight pairs, p[0 .. 3] / d[0 .. 3] in lanes 0-3 and p[4 .. 7] / d[4 .. 7] in
+// lanes 4-7: its operations in its order, its NaN-exact comparisons. Returns the 8-bit pass mask;
+// the costs go to cost[0 .. 7].
+CCL_WIDE_INLINE int eight_pair_costs(const Predicted* const p[8], const Detection* const d[8], __m256 min_iou, float* cost) {
+  // Rows of pairs l and l + 4 in one register, transposed within the halves.
+  __m256 X = two_rows(&p[0]->box.x, &p[4]->box.x), Y = two_rows(&p[1]->box.x, &p[5]->box.x);
+  __m256 W = two_rows(&p[2]->box.x, &p[6]->box.x), H = two_rows(&p[3]->box.x, &p[7]->box.x);
+  transpose_halves(&X, &Y, &W, &H);
+  __m256 CX = two_rows(&p[0]->centroid_x, &p[4]->centroid_x), CY = two_rows(&p[1]->centroid_x, &p[5]->centroid_x);
+  __m256 G = two_rows(&p[2]->centroid_x, &p[6]->centroid_x), PEN = two_rows(&p[3]->centroid_x, &p[7]->centroid_x);
+  transpose_halves(&CX, &CY, &G, &PEN);
+  __m256 DX = two_rows(&d[0]->box.x, &d[4]->box.x), DY = two_rows(&d[1]->box.x, &d[5]->box.x);
+  __m256 DW = two_rows(&d[2]->box.x, &d[6]->box.x), DH = two_rows(&d[3]->box.x, &d[7]->box.x);
+  transpose_halves(&DX, &DY, &DW, &DH);
+  __m128 cx_lo, cy_lo, cx_hi, cy_hi;
+  four_centroids(d, &cx_lo, &cy_lo);
+  four_centroids(d + 4, &cx_hi, &cy_hi);
+  const __m256 DCX = _mm256_set_m128(cx_hi, cx_lo), DCY = _mm256_set_m128(cy_hi, cy_lo);
+
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  const __m256 w = _mm256_max_ps(_mm256_sub_ps(_mm256_min_ps(_mm256_add_ps(DX, DW), _mm256_add_ps(X, W)), _mm256_max_ps(DX, X)), zero);
+  const __m256 h = _mm256_max_ps(_mm256_sub_ps(_mm256_min_ps(_mm256_add_ps(DY, DH), _mm256_add_ps(Y, H)), _mm256_max_ps(DY, Y)), zero);
+  const __m256 both = _mm256_mul_ps(w, h);
+  const __m256 either = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(W, H), _mm256_mul_ps(DW, DH)), both);
+  const __m256 dx = _mm256_sub_ps(DCX, CX), dy = _mm256_sub_ps(DCY, CY);
+  const __m256 squared = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+  const __m256 gated = _mm256_cmp_ps(G, zero, _CMP_GT_OQ);
+  const __m256 near = _mm256_min_ps(one, _mm256_div_ps(_mm256_sqrt_ps(squared), G));
+  const __m256 closeness = _mm256_or_ps(_mm256_and_ps(gated, near), _mm256_andnot_ps(gated, one));
+  _mm256_storeu_ps(cost, _mm256_add_ps(_mm256_add_ps(_mm256_sub_ps(one, _mm256_div_ps(both, either)), closeness), PEN));
+  return _mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(both, _mm256_mul_ps(min_iou, either), _CMP_NLT_UQ),
+                                         _mm256_cmp_ps(squared, _mm256_mul_ps(G, G), _CMP_NGT_UQ)));
 }
 
 }  // namespace
@@ -97,6 +147,31 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
   }
   *n_longer = longer;
   return n_inside;
+}
+
+CCL_WIDE std::size_t CandidateGrid::find_costs_wide(const Detection* detections, std::size_t n_inside, float min_iou) {
+  std::size_t count = 0;
+  const std::int32_t* track = track_.data();
+  const Predicted* predicted = predicted_.data();
+  Candidate* pairs = pairs_.data();
+  const __m256 MI = _mm256_set1_ps(min_iou);
+  for (std::size_t i = 0; i < n_inside; i += 8) {
+    const Inside* in = &inside_[i];
+    std::int32_t t[8];
+    const Predicted* p[8];
+    const Detection* d[8];
+#pragma GCC unroll 8
+    for (int l = 0; l < 8; ++l) t[l] = track[in[l].entry], p[l] = &predicted[t[l]], d[l] = &detections[in[l].detection];
+    float cost[8];
+    const int real = i + 8 <= n_inside ? 255 : (1 << (n_inside - i)) - 1;
+    const int pass = eight_pair_costs(p, d, MI, cost) & real;
+#pragma GCC unroll 8
+    for (int l = 0; l < 8; ++l) {
+      pairs[count] = Candidate{cost[l], t[l], in[l].detection};
+      count += (pass >> l) & 1;
+    }
+  }
+  return count;
 }
 
 }  // namespace ccl::track
