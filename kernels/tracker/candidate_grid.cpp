@@ -13,8 +13,8 @@ namespace {
 
 // The grid has at most this many cells per track (plus a few), so clearing it costs no more than binning.
 constexpr float kMaxCellsPerTrack = 4;
-// The cell side: the largest region side, but at most this many mean region sides (larger regions
-// go to the big-region lists).
+// The cell side: the largest region side, but at most this many mean region sides (the larger of
+// the mean width and the mean height; larger regions go to the big-region lists).
 constexpr float kMaxCellInMeanSides = 2;
 // Entries past the last one that a four-wide load may read (the longer-run pass's four starting
 // four past a run's start, which may be the last entry).
@@ -71,7 +71,10 @@ void CandidateGrid::build(const RegionPass& pass) {
   alignas(16) float low[4], high[4];
   _mm_store_ps(low, pass.lowest_), _mm_store_ps(high, pass.highest_);
   const float x0 = low[0], y0 = low[1], x1 = high[2], y1 = high[3];
-  float cell = std::max(1.0f, std::min(pass.side_max_, kMaxCellInMeanSides * pass.side_sum_ / float(n)));
+  alignas(16) float extent_sum[4], extent_max[4];
+  _mm_store_ps(extent_sum, pass.extent_sum_), _mm_store_ps(extent_max, pass.extent_max_);
+  const float side_max = std::max(extent_max[0], extent_max[1]), side_sum = std::max(extent_sum[0], extent_sum[1]);
+  float cell = std::max(1.0f, std::min(side_max, kMaxCellInMeanSides * side_sum / float(n)));
   const float limit = kMaxCellsPerTrack * float(n) + 64;
   const float cells = ((x1 - x0) / cell + 1) * ((y1 - y0) / cell + 1);
   if (cells > limit) cell *= std::sqrt(cells / limit);

@@ -34,7 +34,8 @@ struct Candidate {
 // The tracks' predictions and their gated regions, written in one pass over the tracks (the Tracker
 // predicts and adds each track in the same loop, so a prediction is read once): a region is the
 // predicted box grown to the square of half-side gate around the predicted centroid, as (x0, y0,
-// x1, y1). The pass keeps the regions' bounds and side statistics the grid is sized by. Kept in
+// x1, y1). The pass keeps the regions' bounds and the sums and maximums of their widths and heights,
+// which size the grid. Kept in
 // registers where add() is inlined: take it by value from CandidateGrid::regions(), hand it back to
 // find_predicted().
 class RegionPass {
@@ -53,8 +54,7 @@ class RegionPass {
     _mm_storeu_ps(region_ + 4 * t, r);
     lowest_ = _mm_min_ps(lowest_, r), highest_ = _mm_max_ps(highest_, r);
     const __m128 extent = _mm_sub_ps(hi, lo);  // width, height, ...
-    const float side = std::max(_mm_cvtss_f32(extent), _mm_cvtss_f32(_mm_shuffle_ps(extent, extent, 1)));
-    side_sum_ += side, side_max_ = std::max(side_max_, side);
+    extent_sum_ = _mm_add_ps(extent_sum_, extent), extent_max_ = _mm_max_ps(extent, extent_max_);  // NaN: kept out
   }
 
  private:
@@ -63,7 +63,7 @@ class RegionPass {
   Predicted* predicted_;
   float* region_;
   __m128 lowest_ = _mm_set1_ps(INFINITY), highest_ = _mm_set1_ps(-INFINITY);
-  float side_sum_ = 0, side_max_ = 0;
+  __m128 extent_sum_ = _mm_setzero_ps(), extent_max_ = _mm_setzero_ps();  // lanes 0, 1: widths, heights
 };
 
 class CandidateGrid {
