@@ -18,6 +18,31 @@ bool before(const Candidate& a, const Candidate& b) {
 // pair, usually most of what is left; chains of contested pairs need one round per link).
 constexpr int kMaxRounds = 8;
 
+// A pair's keys, (cost bits, detection) for its track and (cost bits, track) for its detection: with
+// costs >= 0 (not NaN) the bits order as unsigned integers, so a minimum of keys is the first pair.
+inline void keys(const Candidate& c, std::uint64_t* by_track, std::uint64_t* by_detection) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &c.cost, 4);
+  *by_track = (std::uint64_t(bits) << 32) | std::uint32_t(c.detection);
+  *by_detection = (std::uint64_t(bits) << 32) | std::uint32_t(c.track);
+}
+
+// Every track's and detection's first key over c[0 .. count), as minimums into key_of_track /
+// key_of_detection; true when a cost is not ordered (negative or NaN: then the keys mean nothing).
+// The arrays by value (a function, not a lambda capturing by reference): otherwise every pointer is
+// reloaded after every store.
+bool find_firsts(const Candidate* c, std::size_t count, std::uint64_t* key_of_track, std::uint64_t* key_of_detection) {
+  std::uint32_t any_odd = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t kt, kd;
+    keys(c[i], &kt, &kd);
+    any_odd |= std::uint32_t((kt >> 32) > 0x7f800000u);
+    key_of_track[c[i].track] = std::min(key_of_track[c[i].track], kt);
+    key_of_detection[c[i].detection] = std::min(key_of_detection[c[i].detection], kd);
+  }
+  return any_odd != 0;
+}
+
 }  // namespace
 
 void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, std::size_t n_tracks,
@@ -45,31 +70,10 @@ void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, s
   if (key_of_detection_.size() < n_detections) key_of_detection_.resize(n_detections, kNone);
   std::uint64_t* const kot = key_of_track_.data();  // kNone everywhere between calls
   std::uint64_t* const kod = key_of_detection_.data();
-  auto keys = [](const Candidate& c, std::uint64_t* by_track, std::uint64_t* by_detection) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &c.cost, 4);
-    *by_track = (std::uint64_t(bits) << 32) | std::uint32_t(c.detection);
-    *by_detection = (std::uint64_t(bits) << 32) | std::uint32_t(c.track);
-  };
-  // Every track's and detection's first key over candidates[0 .. count); true when a cost is not
-  // ordered (negative or NaN: then the keys mean nothing). `count` by value: a size_t the loop reads
-  // through a reference could alias the 64-bit keys it writes.
-  auto find_firsts = [&](std::size_t count) {
-    std::uint32_t any_odd = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      const Candidate& c = candidates[i];
-      std::uint64_t kt, kd;
-      keys(c, &kt, &kd);
-      any_odd |= std::uint32_t((kt >> 32) > 0x7f800000u);
-      kot[c.track] = std::min(kot[c.track], kt);
-      kod[c.detection] = std::min(kod[c.detection], kd);
-    }
-    return any_odd != 0;
-  };
   // The first round, which takes nearly every pair: the firsts in one pass over the pairs, then the
   // takes in one pass over the tracks: a track's first pair is taken when it is also its detection's
   // first.
-  if (find_firsts(m)) {
+  if (find_firsts(candidates, m, kot, kod)) {
     for (std::size_t i = 0; i < m; ++i) kot[candidates[i].track] = kNone, kod[candidates[i].detection] = kNone;
   } else {
     for (std::size_t t = 0; t < n_tracks; ++t) {
@@ -90,7 +94,7 @@ void GreedyAssignment::assign(Candidate* candidates, std::size_t n_candidates, s
     m = open;
     // Later rounds over the few pairs left, by pair.
     for (int round = 1; m > 0 && round < kMaxRounds; ++round) {
-      find_firsts(m);  // the costs were checked in the first round
+      find_firsts(candidates, m, kot, kod);  // the costs were checked in the first round
       for (std::size_t i = 0; i < m; ++i) {
         const Candidate& c = candidates[i];
         std::uint64_t kt, kd;
