@@ -101,7 +101,7 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     // misses; time. The velocity is the scalar (seen - last) / steps, smoothed as v + k (new - v).
     const Detection& d = detections[j];
     const __m128 motion = _mm_loadu_ps(&t.centroid_x);  // cx cy vx vy
-    const __m128 seen = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&d.centroid_x)));  // cx cy 0 0
+    const __m128 seen = _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&d.centroid_x)));  // cx cy 0 0
     const __m128 step = _mm_div_ps(_mm_sub_ps(seen, motion), _mm_set1_ps(float(t.misses + 1)));
     const __m128 last = _mm_movehl_ps(motion, motion);  // vx vy vx vy
     const bool first_step = t.hits == 1;  // no velocity estimate yet
