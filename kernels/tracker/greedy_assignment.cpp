@@ -32,15 +32,15 @@ inline void keys(const Candidate& c, std::uint64_t* by_track, std::uint64_t* by_
 // The arrays by value (a function, not a lambda capturing by reference): otherwise every pointer is
 // reloaded after every store.
 bool find_firsts(const Candidate* c, std::size_t count, std::uint64_t* key_of_track, std::uint64_t* key_of_detection) {
-  std::uint32_t any_odd = 0;
+  std::uint64_t largest = 0;  // the unordered costs' bits are the largest: one maximum finds them
   for (std::size_t i = 0; i < count; ++i) {
     std::uint64_t kt, kd;
     keys(c[i], &kt, &kd);
-    any_odd |= std::uint32_t((kt >> 32) > 0x7f800000u);
+    largest = std::max(largest, kt);
     key_of_track[c[i].track] = std::min(key_of_track[c[i].track], kt);
     key_of_detection[c[i].detection] = std::min(key_of_detection[c[i].detection], kd);
   }
-  return any_odd != 0;
+  return (largest >> 32) > 0x7f800000u;
 }
 
 }  // namespace
