@@ -83,7 +83,7 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   const std::uint32_t min_hits = options_.min_hits, max_misses = options_.max_misses;
 
   // Survivors move down in place (same order), new tracks are appended after them.
-  std::size_t kept = 0;
+  std::size_t kept = 0, matched = 0;
   for (std::size_t i = 0; i < n_tracks; ++i) {
     Track& t = tracks[i];
     const std::int32_t j = detection_of_track[i];
@@ -119,12 +119,13 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     ids[j] = t.id;
     first_times[j] = t.first_time;
     if (kept != i) tracks[kept] = t;
-    ++kept;
+    ++kept, ++matched;
   }
   tracks_.resize(kept);
 
-  // Every unmatched detection starts a tentative track (confirmed at once when min_hits is 1).
-  for (std::size_t j = 0; j < n; ++j) {
+  // Every unmatched detection starts a tentative track (confirmed at once when min_hits is 1); often
+  // there is none.
+  for (std::size_t j = 0; matched < n && j < n; ++j) {
     if (track_of_detection[j] >= 0) continue;
     const Detection& d = detections[j];
     Track t;
