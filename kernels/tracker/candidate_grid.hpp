@@ -35,9 +35,8 @@ struct Candidate {
 // predicts and adds each track in the same loop, so a prediction is read once): a region is the
 // predicted box grown to the square of half-side gate around the predicted centroid, as (x0, y0,
 // x1, y1). The pass keeps the regions' bounds and the sums and maximums of their widths and heights,
-// which size the grid. Kept in
-// registers where add() is inlined: take it by value from CandidateGrid::regions(), hand it back to
-// find_predicted().
+// which size the grid, in registers where add() is inlined: take it by value from
+// CandidateGrid::regions(), hand a copy back to find_predicted().
 class RegionPass {
  public:
   // Track t's prediction: box (x, y, width, height), centre (centroid_x, centroid_y, gate, penalty),
@@ -87,8 +86,8 @@ class CandidateGrid {
   std::size_t find_predicted(const RegionPass& pass, const Detection* detections, std::size_t n, float min_iou);
   Candidate* pairs() { return pairs_.data(); }
 
-  // Stage 1 runs eight regions at a time (AVX2) where the CPU has AVX2 (checked once), else four
-  // (SSE2): the same pairs in the same order. false forces the four-wide path (tests compare them).
+  // Stages 1 and 2 run eight lanes at a time (AVX2) where the CPU has AVX2 (checked once), else four
+  // (SSE2): the same pairs, costs and order. false forces the four-wide paths (tests compare them).
   void set_wide(bool wide);
   bool wide() const { return wide_; }
   static bool wide_supported();  // candidate_grid_avx2.cpp
