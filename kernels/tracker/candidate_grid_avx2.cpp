@@ -37,9 +37,9 @@ constexpr PairOrder make_pair_order() {
 }
 constexpr PairOrder kPairOrder = make_pair_order();
 
-// Four floats from f + lo in lanes 0-3, four from f + hi in lanes 4-7.
-CCL_WIDE_INLINE __m256 load_two(const float* f, std::uint32_t lo, std::uint32_t hi) {
-  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f + lo)), _mm_loadu_ps(f + hi), 1);
+// Four floats from lo in lanes 0-3, four from hi in lanes 4-7.
+CCL_WIDE_INLINE __m256 two_rows(const float* lo, const float* hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
 }
 
 // The starts and ends of a detection's two runs (runs_of) as vectors: (s0 x4 | s1 x4) and
@@ -58,11 +58,6 @@ CCL_WIDE_INLINE void transpose_halves(__m256* a, __m256* b, __m256* c, __m256* d
   const __m256 ab_hi = _mm256_unpackhi_ps(*a, *b), cd_hi = _mm256_unpackhi_ps(*c, *d);
   *a = _mm256_shuffle_ps(ab_lo, cd_lo, _MM_SHUFFLE(1, 0, 1, 0)), *b = _mm256_shuffle_ps(ab_lo, cd_lo, _MM_SHUFFLE(3, 2, 3, 2));
   *c = _mm256_shuffle_ps(ab_hi, cd_hi, _MM_SHUFFLE(1, 0, 1, 0)), *d = _mm256_shuffle_ps(ab_hi, cd_hi, _MM_SHUFFLE(3, 2, 3, 2));
-}
-
-// Four floats from lo in lanes 0-3, four from hi in lanes 4-7.
-CCL_WIDE_INLINE __m256 two_rows(const float* lo, const float* hi) {
-  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
 }
 
 // four_pair_costs for eight pairs, p[0 .. 3] / d[0 .. 3] in lanes 0-3 and p[4 .. 7] / d[4 .. 7] in
@@ -125,8 +120,8 @@ CCL_WIDE std::size_t CandidateGrid::find_inside_wide(const Detection* detections
     __m256i run_start, run_end;
     run_bounds(start, c, columns, &run_start, &run_end);
     const __m256 px = _mm256_set1_ps(d.centroid_x), py = _mm256_set1_ps(d.centroid_y);
-    const __m256 x0 = load_two(f[kX0], s0, s1), y0 = load_two(f[kY0], s0, s1);
-    const __m256 x1 = load_two(f[kX1], s0, s1), y1 = load_two(f[kY1], s0, s1);
+    const __m256 x0 = two_rows(f[kX0] + s0, f[kX0] + s1), y0 = two_rows(f[kY0] + s0, f[kY0] + s1);
+    const __m256 x1 = two_rows(f[kX1] + s0, f[kX1] + s1), y1 = two_rows(f[kY1] + s0, f[kY1] + s1);
     // The four-wide path's NaN-exact comparisons.
     const __m256 inside =
         _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(px, x0, _CMP_NLT_UQ), _mm256_cmp_ps(px, x1, _CMP_NGT_UQ)),
