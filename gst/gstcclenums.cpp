@@ -66,6 +66,10 @@ GType gst_cuda_ccl_foreground_get_type() {
   static const GEnumValue values[] = {
       {int(ccl::Foreground::Threshold), "Pixels brighter than the threshold", "threshold"},
       {int(ccl::Foreground::Motion), "Pixels departing from a per-pixel background model (Sigma-Delta)", "motion"},
+      {int(ccl::Foreground::Adaptive),
+       "Motion for real cameras: selective Sigma-Delta that absorbs stopped objects and relearns after light "
+       "changes, with its own clean-up (open 1, close 2, shrink 1)",
+       "adaptive"},
       {0, nullptr, nullptr}};
   return register_enum(&type, "GstCudaCclForeground", values);
 }

@@ -6,6 +6,7 @@
 
 #include <gst/video/video.h>
 
+#include "ccl/foreground.hpp"
 #include "ccl/types.hpp"
 #include "ccl_backend.h"
 #include "ccl_caps.h"
@@ -42,6 +43,7 @@ enum {
   PROP_MOTION_FACTOR,
   PROP_OPEN,
   PROP_CLOSE,
+  PROP_ABSORB_FRAMES,
 };
 
 #define DEFAULT_BACKEND GST_CUDA_CCL_BACKEND_AUTO
@@ -88,6 +90,7 @@ static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GVal
     case PROP_MOTION_FACTOR: self->options.motion_factor = std::uint8_t(g_value_get_uint(value)); break;
     case PROP_OPEN: self->options.open_radius = int(g_value_get_uint(value)); break;
     case PROP_CLOSE: self->options.close_radius = int(g_value_get_uint(value)); break;
+    case PROP_ABSORB_FRAMES: self->options.absorb_frames = int(g_value_get_uint(value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -116,6 +119,7 @@ static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* va
     case PROP_MOTION_FACTOR: g_value_set_uint(value, self->options.motion_factor); break;
     case PROP_OPEN: g_value_set_uint(value, guint(self->options.open_radius)); break;
     case PROP_CLOSE: g_value_set_uint(value, guint(self->options.close_radius)); break;
+    case PROP_ABSORB_FRAMES: g_value_set_uint(value, guint(self->options.absorb_frames)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -153,7 +157,7 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
     return FALSE;
   }
   GST_OBJECT_LOCK(self);
-  const ccl::Options options = self->options;  // a variant's arrays too; a later change allocates once
+  const ccl::Options options = ccl::adaptive_recipe(self->options);  // a variant's arrays too; a later change allocates once
   GST_OBJECT_UNLOCK(self);
   gst_cuda_ccl_drain(self);  // no frame of the old caps is still labelled
   const bool system_memory = !gst_cuda_ccl_is_cuda_memory(gst_caps_get_features(incaps, 0));
@@ -220,7 +224,7 @@ static gboolean gst_cuda_ccl_propose_allocation(GstBaseTransform* trans, GstQuer
 // What the next frame is finished with, and a note when it names GPU kernels the CPU never runs.
 static GstCclFrameSettings gst_cuda_ccl_frame_settings(GstCudaCcl* self) {
   GST_OBJECT_LOCK(self);
-  const GstCclFrameSettings settings{self->options, bool(self->attach_roi_meta), bool(self->attach_analytics_meta),
+  const GstCclFrameSettings settings{ccl::adaptive_recipe(self->options), bool(self->attach_roi_meta), bool(self->attach_analytics_meta),
                                      bool(self->post_messages)};
   const ccl::Options defaults;
   const bool log_gpu_only = !self->gpu_only_logged && self->active_backend == GST_CUDA_CCL_ACTIVE_CPU &&
@@ -434,26 +438,34 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
       gobject_class, PROP_FOREGROUND,
       g_param_spec_enum("foreground", "Foreground",
                         "How plane 0 becomes the mask: pixels above the threshold, or pixels in motion against a "
-                        "per-pixel background model learnt from the frames (reset on caps change, flush and DISCONT)",
+                        "per-pixel background model learnt from the frames (reset on caps change, flush and DISCONT); "
+                        "adaptive is the one for real cameras",
                         GST_TYPE_CUDA_CCL_FOREGROUND, int(defaults.foreground), flags));
   g_object_class_install_property(
       gobject_class, PROP_MOTION_FACTOR,
       g_param_spec_uint("motion-factor", "Motion factor",
                         "foreground=motion: a pixel is foreground when it departs from its background by at least "
-                        "this many times its temporal deviation; lower = more sensitive",
+                        "this many times its temporal deviation; lower = more sensitive (adaptive uses 3)",
                         1, ccl::kMaxMotionFactor, defaults.motion_factor, flags));
   g_object_class_install_property(
       gobject_class, PROP_OPEN,
       g_param_spec_uint("open", "Open radius",
                         "Binary opening of the mask (removes specks) with a (2r+1)-pixel square of this radius, "
-                        "in every foreground mode (0 = off)",
+                        "in every foreground mode (0 = off; foreground=adaptive: 0 = its own 1)",
                         0, ccl::kMaxMorphologyRadius, guint(defaults.open_radius), flags));
   g_object_class_install_property(
       gobject_class, PROP_CLOSE,
       g_param_spec_uint("close", "Close radius",
                         "Binary closing of the mask after the opening (fills gaps) with a (2r+1)-pixel square of "
-                        "this radius, in every foreground mode (0 = off)",
+                        "this radius, in every foreground mode (0 = off; foreground=adaptive: 0 = its own 2)",
                         0, ccl::kMaxMorphologyRadius, guint(defaults.close_radius), flags));
+  g_object_class_install_property(
+      gobject_class, PROP_ABSORB_FRAMES,
+      g_param_spec_uint("absorb-frames", "Absorb frames",
+                        "foreground=adaptive: a pixel in the foreground this many frames in a row joins the "
+                        "background, so a stopped object is reported this long and a ghost it leaves is gone "
+                        "within this many frames",
+                        1, ccl::kMaxAbsorbFrames, guint(defaults.absorb_frames), flags));
 
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);

@@ -10,18 +10,65 @@
 //                               V = clamp(V, kMotionMinDeviation, kMotionMaxDeviation)
 //                               fg = D >= V
 //   N = Options::motion_factor. M is updated before D is taken, V before fg is decided (paper order).
-// Then, in either mode: opening (erode, then dilate) with a (2 open_radius + 1)^2 square, then
-// closing (dilate, then erode) with a (2 close_radius + 1)^2 square. The square is clipped at the
-// frame's edges: pixels outside the frame take no part (OpenCV's default border for morphology).
+// Foreground::Adaptive, Sigma-Delta made selective, for real cameras: per pixel M, V and C (the
+// frames in a row it was foreground), per stream t (frames since the reset, the first is 0) and R
+// (frames of relearning left):
+//   first frame after a reset:  M = I, V = kMotionMinDeviation, C = 0, fg = 0, R = 0
+//   frame t > 0:                R = R' > 0 ? R' - 1 : (8 F' > 3 P ? kRelearnFrames : 0)
+//                                   (R', F': the previous frame's R and foreground count, P: pixels)
+//     if R > 0 (most of the frame changed at once: a light change):  M = I, C = 0, fg = 0 (V kept)
+//     else:  if C >= A: M = I, C = 0        (A = Options::absorb_frames: stopped objects and ghosts join)
+//            u = C == 0 or t % kForegroundUpdatePeriod == 0   (foreground pixels learn 16 times slower)
+//            if u: M += sign(I - M)
+//            D = |I - M|; if u and D != 0: V += sign(min(N D, 255) - V); V = clamp(V, floor, 255)
+//            fg = D >= V;  C = fg ? min(C + 1, 255) : 0
+//   F counts the frame's fg pixels before any morphology.
+// Then, in every mode: opening (erode, then dilate) with a (2 open_radius + 1)^2 square, then
+// closing (dilate, then erode) with a (2 close_radius + 1)^2 square, then erosion with a
+// (2 shrink_radius + 1)^2 square. The square is clipped at the frame's edges: pixels outside the
+// frame take no part (OpenCV's default border for morphology).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
+#include "ccl/types.hpp"
+
+#if defined(__CUDACC__)
+#define CCL_FOREGROUND_HOST_DEVICE __host__ __device__
+#else
+#define CCL_FOREGROUND_HOST_DEVICE
+#endif
+
 namespace ccl {
 
 constexpr std::uint8_t kMotionMinDeviation = 2;    // V's floor: a still pixel needs D >= 2 to be foreground
 constexpr std::uint8_t kMotionMaxDeviation = 255;  // V's ceiling
+constexpr int kForegroundUpdatePeriod = 16;  // Adaptive: a foreground pixel's model moves every 16th frame
+constexpr int kRelearnFrames = 4;           // Adaptive: frames relearnt after a light change (a ramp of 3 + 1)
+// Adaptive relearns when more than 3/8 of the previous frame was foreground (real traffic: < 0.28).
+constexpr std::uint64_t kRelearnNumerator = 3, kRelearnDenominator = 8;
+
+// Foreground::Adaptive as cudaccl's foreground=adaptive runs it, the one set measured on real
+// traffic (BENCHMARKS.md): factor 3, shrink 1, and opening 1 and closing 2 where the caller left
+// them at 0. Other modes are returned as they are.
+inline Options adaptive_recipe(Options options) {
+  if (options.foreground != Foreground::Adaptive) return options;
+  options.motion_factor = 3;
+  if (options.open_radius == 0) options.open_radius = 1;
+  if (options.close_radius == 0) options.close_radius = 2;
+  options.shrink_radius = 1;
+  return options;
+}
+
+// Whether a foreground mode keeps per-pixel state across frames.
+CCL_FOREGROUND_HOST_DEVICE inline bool uses_background_model(Foreground mode) { return mode != Foreground::Threshold; }
+
+// R of a frame from the previous frame's R and foreground count (the formula above), every backend.
+CCL_FOREGROUND_HOST_DEVICE inline int next_relearn_frames(int previous_relearn, std::uint64_t previous_foreground, std::uint64_t pixels) {
+  if (previous_relearn > 0) return previous_relearn - 1;
+  return kRelearnDenominator * previous_foreground > kRelearnNumerator * pixels ? kRelearnFrames : 0;
+}
 
 // The per-pixel state of Foreground::Motion for one stream. Analyzers that label frames of one
 // stream share one model (the element's frames in flight do), and must be submitted in frame

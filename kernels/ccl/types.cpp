@@ -31,6 +31,12 @@ void validate(const ImageView& image, const Options& options) {
   if (options.close_radius < 0 || options.close_radius > kMaxMorphologyRadius)
     fail("close radius must be 0.." + std::to_string(kMaxMorphologyRadius) + ", not " +
          std::to_string(options.close_radius));
+  if (options.shrink_radius < 0 || options.shrink_radius > kMaxMorphologyRadius)
+    fail("shrink radius must be 0.." + std::to_string(kMaxMorphologyRadius) + ", not " +
+         std::to_string(options.shrink_radius));
+  if (options.absorb_frames < 1 || options.absorb_frames > kMaxAbsorbFrames)
+    fail("absorb frames must be 1.." + std::to_string(kMaxAbsorbFrames) + ", not " +
+         std::to_string(options.absorb_frames));
 }
 
 const char* to_string(Algorithm algorithm) {
@@ -60,6 +66,7 @@ const char* to_string(Foreground foreground) {
   switch (foreground) {
     case Foreground::Threshold: return "threshold";
     case Foreground::Motion: return "motion";
+    case Foreground::Adaptive: return "adaptive";
   }
   return "unknown";
 }

@@ -29,12 +29,13 @@ enum class Order { Raster, Area };
 enum class Algorithm { OptimizedUF, EightDLS, M8DLS, ColumnRuns, RasterSegments };
 enum class Analysis { FlslCd, Naive, Flsl, FlslOtf };
 // How plane 0 becomes the mask that is labelled (see ccl/foreground.hpp for the exact arithmetic).
-enum class Foreground { Threshold, Motion };
+enum class Foreground { Threshold, Motion, Adaptive };
 
 constexpr std::uint32_t kUnlimited = std::numeric_limits<std::uint32_t>::max();
 constexpr int kMaxSide = 65535;  // frames up to 65535 x 65535 keep pixel indices in 32 bits
 constexpr int kMaxMotionFactor = 15;
-constexpr int kMaxMorphologyRadius = 15;  // open/close radius; the GPU tile's halo is sized for it
+constexpr int kMaxMorphologyRadius = 15;  // open/close/shrink radius; the GPU tile's halo is sized for it
+constexpr int kMaxAbsorbFrames = 255;     // Foreground::Adaptive's counter is a byte
 
 struct Options {
   int connectivity = 8;          // 4 or 8
@@ -51,6 +52,9 @@ struct Options {
   std::uint8_t motion_factor = 4;  // Sigma-Delta's N, 1..15: lower = more sensitive
   int open_radius = 0;             // binary opening, square of side 2r+1, 0..kMaxMorphologyRadius, 0 = off
   int close_radius = 0;            // binary closing after the opening, same square
+  int shrink_radius = 0;           // binary erosion after the closing (parts fused by it come apart), same square
+  int absorb_frames = 100;         // Foreground::Adaptive: a pixel foreground this many frames in a row, 1..255,
+                                   // joins the background (a stopped object's time reported, a ghost's life)
 };
 
 // Same layout as GstCclComponent in gst/ccl/gstcclmeta.h (checked there with static_assert).

@@ -2,21 +2,41 @@
 
 #include <memory>
 
+#include "adaptive_foreground.hpp"
 #include "foreground.hpp"
 
 namespace ccl {
 namespace cpu {
 
-void CpuBackgroundModel::update(const ImageView& image, int factor, std::uint8_t* mask) {
+void CpuBackgroundModel::update(const ImageView& image, const Options& options, std::uint8_t* mask) {
   if (image.width != width_ || image.height != height_) frames_seen_ = 0;
-  if (frames_seen_ == 0) {
+  const bool first = frames_seen_ == 0;
+  if (first) {
     width_ = image.width;
     height_ = image.height;
     mean_.resize(std::size_t(width_) * height_);
     deviation_.resize(mean_.size());
+    relearn_ = 0;
+    foreground_ = 0;
+  }
+  if (options.foreground == Foreground::Adaptive) {
+    count_.resize(mean_.size());
+    const AdaptivePlanes planes{mean_.data(), deviation_.data(), count_.data()};
+    if (first) {
+      adaptive_start(image, planes, mask);
+    } else {
+      relearn_ = next_relearn_frames(relearn_, foreground_, mean_.size());
+      if (relearn_ > 0) {
+        adaptive_relearn(image, planes, mask);
+        foreground_ = 0;
+      } else {
+        foreground_ = adaptive_step(image, options.motion_factor, options.absorb_frames, frames_seen_, planes, mask);
+      }
+    }
+  } else if (first) {
     sigma_delta_start(image, mean_.data(), deviation_.data(), mask);
   } else {
-    sigma_delta_step(image, factor, mean_.data(), deviation_.data(), mask);
+    sigma_delta_step(image, options.motion_factor, mean_.data(), deviation_.data(), mask);
   }
   ++frames_seen_;
 }

@@ -1,4 +1,5 @@
-// The host BackgroundModel of the CPU backend: M and V bytes of one stream, dense (width bytes a row).
+// The host BackgroundModel of the CPU backend: M and V bytes of one stream (and Adaptive's C), dense
+// (width bytes a row), and Adaptive's per-stream state (the previous frame's R and foreground count).
 #pragma once
 
 #include <cstdint>
@@ -15,14 +16,17 @@ class CpuBackgroundModel final : public BackgroundModel {
   void reset() override { frames_seen_ = 0; }
   std::uint64_t frames_seen() const override { return frames_seen_; }
 
-  // Updates the model with `image` and writes its motion mask (0/1, width bytes a row). The first
-  // frame after a reset, or of another size, starts the model and has no foreground. Callers serialise.
-  void update(const ImageView& image, int factor, std::uint8_t* mask);
+  // Updates the model with `image` under options.foreground (Motion or Adaptive) and writes its
+  // mask (0/1, width bytes a row). The first frame after a reset, or of another size, starts the
+  // model and has no foreground. Callers serialise.
+  void update(const ImageView& image, const Options& options, std::uint8_t* mask);
 
  private:
-  std::vector<std::uint8_t> mean_, deviation_;  // M and V
+  std::vector<std::uint8_t> mean_, deviation_, count_;  // M, V and C
   int width_ = 0, height_ = 0;
   std::uint64_t frames_seen_ = 0;
+  int relearn_ = 0;                 // R of the last frame
+  std::uint64_t foreground_ = 0;    // F of the last frame
 };
 
 }  // namespace ccl::cpu

@@ -61,6 +61,10 @@ void SquareMorphology::close(std::uint8_t* mask, int width, int height, int radi
   filter(mask, width, height, radius, true);
 }
 
+void SquareMorphology::shrink(std::uint8_t* mask, int width, int height, int radius) {
+  if (radius > 0) filter(mask, width, height, radius, true);
+}
+
 // A clipped square is a rectangle, so its min (max) is the min (max) over its rows of each row's
 // clipped span: a horizontal pass, then a vertical one. Each counts the set pixels of its window,
 // updated as the window slides, and compares the count with the window's clipped size.

@@ -25,6 +25,7 @@ class SquareMorphology {
   // In place on `mask` (width*height 0/1 bytes); radius 0 leaves it as it is.
   void open(std::uint8_t* mask, int width, int height, int radius);
   void close(std::uint8_t* mask, int width, int height, int radius);
+  void shrink(std::uint8_t* mask, int width, int height, int radius);  // erosion alone
 
  private:
   // Erosion (every pixel of the window set) or dilation (any pixel set), in place.

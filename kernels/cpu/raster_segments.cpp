@@ -67,21 +67,23 @@ class RasterSegmentsAnalyzer final : public Analyzer {
 
  private:
   static bool needs_mask(const Options& options) {
-    return options.foreground == Foreground::Motion || options.open_radius > 0 || options.close_radius > 0;
+    return uses_background_model(options.foreground) || options.open_radius > 0 || options.close_radius > 0 ||
+           options.shrink_radius > 0;
   }
 
   // The foreground stage into mask_ (0/1, reused), returned as the image to label with threshold 0.
   ImageView foreground_mask(const ImageView& image, const Options& options) {
     const int w = image.width, h = image.height;
     mask_.resize(std::size_t(w) * h);
-    if (options.foreground == Foreground::Motion) {
+    if (uses_background_model(options.foreground)) {
       if (!model_) model_ = std::make_shared<cpu::CpuBackgroundModel>();
-      model_->update(image, options.motion_factor, mask_.data());
+      model_->update(image, options, mask_.data());
     } else {
       cpu::threshold_mask(image, options.threshold, mask_.data());
     }
     morphology_.open(mask_.data(), w, h, options.open_radius);
     morphology_.close(mask_.data(), w, h, options.close_radius);
+    morphology_.shrink(mask_.data(), w, h, options.shrink_radius);
     return ImageView{mask_.data(), w, h, w};
   }
 

@@ -30,13 +30,14 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, cudaSt
   if (recorded_) check(cudaStreamWaitEvent(stream, updated_, 0), "cudaStreamWaitEvent (background model)");
   if (width != width_ || height != height_) {
     const std::size_t plane = (std::size_t(width) * height + 255) / 256 * 256;
-    if (4 * plane > bytes_) {
+    const std::size_t needed = 6 * plane + 2 * sizeof(AdaptiveStatus);
+    if (needed > bytes_) {
       if (recorded_) check(cudaEventSynchronize(updated_), "cudaEventSynchronize (background model)");
       void* grown = device_alloc(
-          4 * plane, "the background model of a " + std::to_string(width) + "x" + std::to_string(height) + " frame");
+          needed, "the background model of a " + std::to_string(width) + "x" + std::to_string(height) + " frame");
       if (planes_) cudaFree(planes_);
       planes_ = static_cast<std::uint8_t*>(grown);
-      bytes_ = 4 * plane;
+      bytes_ = needed;
     }
     plane_bytes_ = plane;
     width_ = width;
@@ -46,12 +47,19 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, cudaSt
   }
   const int read = written_, write = 1 - written_;
   SigmaDeltaPlanes p;
-  p.m_in = planes_ + std::size_t(2 * read) * plane_bytes_;
+  p.m_in = planes_ + std::size_t(3 * read) * plane_bytes_;
   p.v_in = p.m_in + plane_bytes_;
-  p.m_out = planes_ + std::size_t(2 * write) * plane_bytes_;
+  p.c_in = p.v_in + plane_bytes_;
+  p.m_out = planes_ + std::size_t(3 * write) * plane_bytes_;
   p.v_out = p.m_out + plane_bytes_;
+  p.c_out = p.v_out + plane_bytes_;
   p.pitch = width;
   p.first = reset_pending_;
+  p.frame_index = frames_seen_;
+  auto* status = reinterpret_cast<AdaptiveStatus*>(planes_ + 6 * plane_bytes_);  // 256-byte aligned
+  p.status_in = status + read;
+  p.status_out = status + write;
+  check(cudaMemsetAsync(p.status_out, 0, sizeof(AdaptiveStatus), stream), "cudaMemsetAsync (background model)");
   return p;
 }
 

@@ -1,5 +1,6 @@
-// The CUDA BackgroundModel: the Sigma-Delta planes M and V in device memory, twice (the previous
-// frame's, read, and this frame's, written), in one allocation sized on the first frame and reused.
+// The CUDA BackgroundModel: the planes M and V (and Adaptive's C) in device memory, twice (the
+// previous frame's, read, and this frame's, written), with Adaptive's per-frame status twice, in one
+// allocation sized on the first frame and reused.
 // Updates are ordered through one event, so analyzers on different streams that submit in frame
 // order update in frame order.
 #pragma once
@@ -30,14 +31,15 @@ class CudaBackgroundModel final : public BackgroundModel {
 
   // Makes `stream` wait for the previous update (on whichever stream it ran), sizes the planes for
   // a width x height frame (another size reallocates if needed and resets), and returns the planes
-  // this update reads and writes. Throws Error(OutOfMemory) naming the size, Error(DeviceFailure).
+  // this update reads and writes (for Adaptive, zeroing this frame's status on `stream`). Throws
+  // Error(OutOfMemory) naming the size, Error(DeviceFailure).
   SigmaDeltaPlanes begin_update(int width, int height, cudaStream_t stream);
   // Once the update's kernel is queued on `stream`: the next update waits for it and reads its planes.
   void end_update(cudaStream_t stream);
   std::size_t device_bytes() const { return bytes_; }
 
  private:
-  std::uint8_t* planes_ = nullptr;  // M0, V0, M1, V1, each plane_bytes_
+  std::uint8_t* planes_ = nullptr;  // M0, V0, C0, M1, V1, C1, each plane_bytes_, then two AdaptiveStatus
   std::size_t bytes_ = 0;
   std::size_t plane_bytes_ = 0;
   int width_ = 0, height_ = 0;

@@ -7,10 +7,13 @@ namespace ccl::cuda {
 
 ImageView queue_foreground_stage(const ImageView& image, const Options& options, CudaBackgroundModel* model,
                                  const ForegroundPlanes& planes, cudaStream_t stream) {
-  const bool motion = options.foreground == Foreground::Motion;
+  const bool motion = uses_background_model(options.foreground);
   if (motion && !model) throw Error(Error::Kind::InvalidArgument, "motion foreground without a background model");
   const std::ptrdiff_t pitch = mask_pitch(image.width);
-  MaskSource source{motion ? MaskSourceKind::Motion : MaskSourceKind::Threshold,
+  const MaskSourceKind kind = options.foreground == Foreground::Adaptive ? MaskSourceKind::Adaptive
+                              : motion                                   ? MaskSourceKind::Motion
+                                                                         : MaskSourceKind::Threshold;
+  MaskSource source{kind,
                     image.data,
                     image.stride,
                     image.width,
@@ -18,17 +21,28 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
                     options.threshold,
                     options.motion_factor,
                     SigmaDeltaPlanes{}};
-  if (motion) source.model = model->begin_update(image.width, image.height, stream);
-  const int open = options.open_radius, close = options.close_radius;
-  const bool one_pass = 2 * (open + close) <= kForegroundMaxHalo;
-  queue_foreground_tiles(source, open, one_pass ? close : 0, one_pass ? planes.mask : planes.spare, pitch, stream);
-  if (motion) model->end_update(stream);  // the model is written by the first pass only
-  if (!one_pass) {
-    const MaskSource opened{MaskSourceKind::MaskPlane, planes.spare, pitch, image.width, image.height, 0, 0,
-                            SigmaDeltaPlanes{}};
-    queue_foreground_tiles(opened, 0, close, planes.mask, pitch, stream);
+  if (motion) {
+    source.model = model->begin_update(image.width, image.height, stream);
+    source.model.absorb_frames = options.absorb_frames;
   }
-  return ImageView{planes.mask, image.width, image.height, pitch};
+  // As many filters per pass as the tile's halo holds, in order; passes alternate between the planes.
+  const int radii[3] = {options.open_radius, options.close_radius, options.shrink_radius};
+  const int halo_of[3] = {2 * radii[0], 2 * radii[1], radii[2]};
+  std::uint8_t* planes_in_turn[2] = {planes.mask, planes.spare};
+  std::uint8_t* out = planes.mask;
+  int next = 0, pass = 0;
+  do {
+    TileFilters filters;
+    int halo = 0;
+    for (; next < 3 && halo + halo_of[next] <= kForegroundMaxHalo; halo += halo_of[next], ++next)
+      (next == 0 ? filters.open_radius : next == 1 ? filters.close_radius : filters.shrink_radius) = radii[next];
+    out = planes_in_turn[pass % 2];
+    queue_foreground_tiles(source, filters, out, pitch, stream);
+    if (pass == 0 && motion) model->end_update(stream);  // the model is written by the first pass only
+    source = MaskSource{MaskSourceKind::MaskPlane, out, pitch, image.width, image.height, 0, 0, SigmaDeltaPlanes{}};
+    ++pass;
+  } while (next < 3);
+  return ImageView{out, image.width, image.height, pitch};
 }
 
 }  // namespace ccl::cuda

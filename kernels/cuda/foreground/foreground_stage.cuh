@@ -1,7 +1,7 @@
 // The foreground stage on the device: plane 0 -> the 0/1 mask plane the labellers read, through
-// the threshold or the Sigma-Delta model, then opening and closing (ccl/foreground.hpp). One
-// tile pass while the four filters' halo fits the tile buffer (open + close radius <= 15), else two:
-// mask + opening into the spare plane, closing from there into the mask plane.
+// the threshold or a background model, then opening, closing and shrinking (ccl/foreground.hpp).
+// One tile pass while the filters' halo fits the tile buffer (2 (open + close) + shrink <= 30), else
+// more, each taking the next filters that fit, alternating between the mask and spare planes.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ccl/foreground.hpp"
 #include "ccl/types.hpp"
 
 namespace ccl::cuda {
@@ -18,7 +19,8 @@ class CudaBackgroundModel;
 // Whether the options need the stage at all; the default (threshold, no morphology) skips it and
 // the labellers binarize plane 0 in their own reads, as before.
 inline bool foreground_stage_on(const Options& options) {
-  return options.foreground == Foreground::Motion || options.open_radius > 0 || options.close_radius > 0;
+  return uses_background_model(options.foreground) || options.open_radius > 0 || options.close_radius > 0 ||
+         options.shrink_radius > 0;
 }
 
 // Bytes between rows of a mask plane for a frame `width` wide: whole 16-byte rows, so the
@@ -35,7 +37,8 @@ struct ForegroundPlanes {
   std::uint8_t* spare;  // the opening's output when the stage takes two passes
 };
 
-// Queues the stage for `image` (device memory) on `stream`; the mask lands in planes.mask.
+// Queues the stage for `image` (device memory) on `stream`; the mask lands in planes.mask or, after
+// an even number of passes, planes.spare: the returned view says where.
 // Motion needs `model` and updates it (waiting first for its previous update, on any stream).
 // The returned view is the mask, to be labelled with threshold 0.
 ImageView queue_foreground_stage(const ImageView& image, const Options& options, CudaBackgroundModel* model,

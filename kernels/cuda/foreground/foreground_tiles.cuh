@@ -1,8 +1,8 @@
 // The foreground stage's kernel: a tile of the mask plus a halo is built in shared memory as bits
 // (one 32-bit word per 32 pixels of a row, from a warp's ballot over its source: threshold,
 // Sigma-Delta, or an earlier pass's mask plane), opened and closed there with word shifts, and its
-// interior written as a 0/1 byte plane. The halo is the sum of the radii of the four filters, so one
-// pass does mask + open + close while 2 (open + close) <= kForegroundMaxHalo.
+// interior written as a 0/1 byte plane. The halo is the sum of the radii of the five filters, so one
+// pass does mask + open + close + shrink while 2 (open + close) + shrink <= kForegroundMaxHalo.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -21,11 +21,17 @@ constexpr int kForegroundTileHeight = 32;                        // output rows 
 constexpr int kForegroundMaxHalo = 30;  // < 32: one halo word each side covers it; an opening of radius 15
 constexpr int kForegroundThreads = 256;
 
-// Queues the mask of `source`, opened with open_radius then closed with close_radius, into `out`
-// (0/1 bytes, `out_pitch` bytes a row, source.width x source.height). Requires
-// 2 * (open_radius + close_radius) <= kForegroundMaxHalo. Motion sources write the model's
-// out planes, each pixel once. Throws Error(DeviceFailure) when the launch fails.
-void queue_foreground_tiles(const MaskSource& source, int open_radius, int close_radius, std::uint8_t* out,
+// The filters of one pass, in order: opening, closing, erosion (shrink).
+struct TileFilters {
+  int open_radius = 0, close_radius = 0, shrink_radius = 0;
+  __host__ __device__ int halo() const { return 2 * (open_radius + close_radius) + shrink_radius; }
+};
+
+// Queues the mask of `source`, filtered by `filters`, into `out` (0/1 bytes, `out_pitch` bytes a
+// row, source.width x source.height). Requires filters.halo() <= kForegroundMaxHalo. Model
+// sources write the model's out planes, each pixel once (Adaptive also its status). Throws
+// Error(DeviceFailure) when the launch fails.
+void queue_foreground_tiles(const MaskSource& source, const TileFilters& filters, std::uint8_t* out,
                             std::ptrdiff_t out_pitch, cudaStream_t stream);
 
 }  // namespace ccl::cuda

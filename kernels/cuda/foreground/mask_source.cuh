@@ -1,5 +1,5 @@
 // Where the foreground tile kernel reads a pixel's mask bit from: plane 0 against the threshold,
-// plane 0 through the Sigma-Delta model, or a 0/1 mask plane an earlier pass wrote.
+// plane 0 through the Sigma-Delta model or the adaptive one, or a 0/1 mask plane an earlier pass wrote.
 #pragma once
 
 #include <cstddef>
@@ -9,7 +9,13 @@
 
 namespace ccl::cuda {
 
-enum class MaskSourceKind : std::uint8_t { Threshold, Motion, MaskPlane };
+enum class MaskSourceKind : std::uint8_t { Threshold, Motion, Adaptive, MaskPlane };
+
+// Adaptive's per-stream state of one frame in device memory: R and the foreground count F.
+struct AdaptiveStatus {
+  unsigned long long foreground;
+  int relearn;
+};
 
 // The model's planes of one update: read the previous frame's, write this frame's (two copies,
 // so blocks that recompute a neighbour's mask in their halo never read a value already updated).
@@ -20,6 +26,14 @@ struct SigmaDeltaPlanes {
   std::uint8_t* v_out = nullptr;
   std::ptrdiff_t pitch = 0;  // bytes between rows of every model plane
   bool first = false;        // the frame after a reset: initialise, mask 0
+  // Adaptive only: C read and written, the frame's index since the reset, the previous frame's
+  // status (read) and this frame's (F zeroed before the kernel, added to by every block).
+  const std::uint8_t* c_in = nullptr;
+  std::uint8_t* c_out = nullptr;
+  unsigned long long frame_index = 0;
+  int absorb_frames = 0;
+  const AdaptiveStatus* status_in = nullptr;
+  AdaptiveStatus* status_out = nullptr;
 };
 
 struct MaskSource {
@@ -32,12 +46,14 @@ struct MaskSource {
   SigmaDeltaPlanes model;  // Motion
 
   // The mask bit of in-frame pixel (x, y); `owner`: this thread's block is the one that writes the
-  // pixel's model update (every pixel has exactly one owner, halo copies only read).
-  __device__ std::uint8_t bit(int x, int y, bool owner) const {
+  // pixel's model update (every pixel has exactly one owner, halo copies only read). `relearn`:
+  // Adaptive's R of this frame is > 0.
+  __device__ std::uint8_t bit(int x, int y, bool owner, bool relearn) const {
     const std::uint8_t in = data[std::ptrdiff_t(y) * stride + x];
     if (kind == MaskSourceKind::Threshold) return in > threshold ? 1 : 0;
     if (kind == MaskSourceKind::MaskPlane) return in != 0 ? 1 : 0;
     const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
+    if (kind == MaskSourceKind::Adaptive) return adaptive_bit(in, i, owner, relearn);
     const SigmaDeltaPixel p = model.first ? sigma_delta_step(in, 0, 0, motion_factor, true)
                                           : sigma_delta_step(in, model.m_in[i], model.v_in[i], motion_factor, false);
     if (owner) {
@@ -45,6 +61,29 @@ struct MaskSource {
       model.v_out[i] = p.v;
     }
     return p.foreground ? 1 : 0;
+  }
+
+  __device__ std::uint8_t adaptive_bit(int in, std::ptrdiff_t i, bool owner, bool relearn) const {
+    AdaptivePixel p;
+    if (model.first)  // M = I, V = floor, C = 0, no foreground
+      p = {std::uint8_t(in), kMotionMinDeviation, 0, false};
+    else if (relearn)  // M = I, C = 0, no foreground, V kept
+      p = {std::uint8_t(in), model.v_in[i], 0, false};
+    else
+      p = adaptive_step(in, model.m_in[i], model.v_in[i], model.c_in[i], motion_factor, model.absorb_frames,
+                        model.frame_index % kForegroundUpdatePeriod == 0);
+    if (owner) {
+      model.m_out[i] = p.m;
+      model.v_out[i] = p.v;
+      model.c_out[i] = p.c;
+    }
+    return p.foreground ? 1 : 0;
+  }
+
+  // Adaptive's R for this frame, from the previous frame's status (the same in every thread).
+  __device__ int relearn_frames(std::uint64_t pixels) const {
+    if (kind != MaskSourceKind::Adaptive || model.first) return 0;
+    return next_relearn_frames(model.status_in->relearn, model.status_in->foreground, pixels);
   }
 };
 

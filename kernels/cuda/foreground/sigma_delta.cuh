@@ -34,4 +34,29 @@ __host__ __device__ inline SigmaDeltaPixel sigma_delta_step(int in, int m, int v
   return {std::uint8_t(m), std::uint8_t(v), d >= v};
 }
 
+// One pixel of Foreground::Adaptive on a frame that is not relearning (ccl/foreground.hpp);
+// `slow_turn`: t % kForegroundUpdatePeriod == 0.
+struct AdaptivePixel {
+  std::uint8_t m, v, c;
+  bool foreground;
+};
+
+__host__ __device__ inline AdaptivePixel adaptive_step(int in, int m, int v, int c, int factor, int absorb_frames,
+                                                       bool slow_turn) {
+  if (c >= absorb_frames) {  // foreground that long: a stopped object or a ghost joins the background
+    m = in;
+    c = 0;
+  }
+  const bool learn = c == 0 || slow_turn;
+  if (learn) m += (m < in) - (m > in);
+  const int d = m > in ? m - in : in - m;
+  if (learn && d != 0) {
+    const int target = factor * d < 255 ? factor * d : 255;
+    v += (v < target) - (v > target);
+  }
+  if (v < kMotionMinDeviation) v = kMotionMinDeviation;
+  const bool fg = d >= v;
+  return {std::uint8_t(m), std::uint8_t(v), std::uint8_t(fg ? (c < 255 ? c + 1 : 255) : 0), fg};
+}
+
 }  // namespace ccl::cuda

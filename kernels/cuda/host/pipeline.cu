@@ -235,7 +235,7 @@ void FramePipeline::queue_frame(const ImageView& image, const Options& options, 
 
 ImageView FramePipeline::queue_foreground(const ImageView& image, const Options& options) {
   fit(image, options);  // the mask planes, before anything is queued
-  if (options.foreground == Foreground::Motion && !model_) model_ = std::make_shared<CudaBackgroundModel>();
+  if (uses_background_model(options.foreground) && !model_) model_ = std::make_shared<CudaBackgroundModel>();
   return queue_foreground_stage(image, options, model_.get(), scratch_.foreground(), stream_);
 }
 
@@ -249,7 +249,7 @@ void FramePipeline::submit(const ImageView& image, const Options& options, const
     Options labelled = options;
     labelled.threshold = 0;
     labelled.foreground = Foreground::Threshold;
-    labelled.open_radius = labelled.close_radius = 0;
+    labelled.open_radius = labelled.close_radius = labelled.shrink_radius = 0;
     frame_ = PendingFrame{queue_foreground(image, options), labelled, labels ? *labels : LabelView{}, timer_, 0};
   } else {
     frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer_, 0};
