@@ -16,13 +16,16 @@
 //   first frame after a reset:  M = I, V = kMotionMinDeviation, C = 0, fg = 0, R = 0
 //   frame t > 0:                R = R' > 0 ? R' - 1 : (8 F' > 3 P ? kRelearnFrames : 0)
 //                                   (R', F': the previous frame's R and foreground count, P: pixels)
-//     if R > 0 (most of the frame changed at once: a light change):  M = I, C = 0, fg = 0 (V kept)
+//     if R > 0 (most of the frame changed at once: a light change):  M = L'(M), C = 0, fg = 0 (V kept)
+//            where L' is the previous frame's light fit (fit_light below): the straight line through
+//            its (M, I) pairs, so the background follows the light and no object is copied into it
 //     else:  if C >= A: M = I, C = 0        (A = Options::absorb_frames: stopped objects and ghosts join)
 //            u = C == 0 or t % kForegroundUpdatePeriod == 0   (foreground pixels learn 16 times slower)
 //            if u: M += sign(I - M)
 //            D = |I - M|; if u and D != 0: V += sign(min(N D, 255) - V); V = clamp(V, floor, 255)
 //            fg = D >= V;  C = fg ? min(C + 1, 255) : 0
-//   F counts the frame's fg pixels before any morphology.
+//   F counts the frame's fg pixels before any morphology; the light fit's sums pair each pixel's I
+//   with the M the frame wrote.
 // Then, in every mode: opening (erode, then dilate) with a (2 open_radius + 1)^2 square, then
 // closing (dilate, then erode) with a (2 close_radius + 1)^2 square, then erosion with a
 // (2 shrink_radius + 1)^2 square. The square is clipped at the frame's edges: pixels outside the
@@ -49,6 +52,38 @@ constexpr int kRelearnFrames = 4;           // Adaptive: frames relearnt after a
 // Adaptive relearns when more than 3/8 of the previous frame was foreground (real traffic: < 0.28).
 constexpr std::uint64_t kRelearnNumerator = 3, kRelearnDenominator = 8;
 
+// The sums of one frame's (M, I) pairs that Adaptive keeps for the next frame.
+struct LightSums {
+  std::uint64_t m = 0, i = 0, mm = 0, mi = 0;
+};
+
+// M -> (gain M + offset) / 2^16, rounded, clamped to 0..255: the least-squares line of I on M, in
+// fixed point (gain Q16, offset Q16) from sums scaled by 256 / pixels, so every backend computes
+// the same integers. A flat background (no variance) gets gain 1 and the mean's offset.
+struct LightFit {
+  std::int64_t gain = 65536, offset = 0;
+};
+
+CCL_FOREGROUND_HOST_DEVICE inline LightFit fit_light(const LightSums& s, std::uint64_t pixels) {
+  LightFit fit;
+  if (pixels == 0) return fit;
+  const std::int64_t p = std::int64_t(pixels);
+  const std::int64_t mean_m = std::int64_t(s.m * 256) / p, mean_i = std::int64_t(s.i * 256) / p;  // Q8
+  const std::int64_t var = std::int64_t(s.mm * 256) / p - mean_m * mean_m / 256;  // Q8, <= 2^24
+  const std::int64_t cov = std::int64_t(s.mi * 256) / p - mean_m * mean_i / 256;
+  if (var > 256) fit.gain = cov * 65536 / var;  // Q16; a variance under 1 level^2 fits no slope
+  if (fit.gain < 0) fit.gain = 0;
+  if (fit.gain > 4 * 65536) fit.gain = 4 * 65536;
+  fit.offset = mean_i * 256 - fit.gain * mean_m / 256;  // Q16
+  return fit;
+}
+
+CCL_FOREGROUND_HOST_DEVICE inline int apply_light(const LightFit& fit, int m) {
+  const std::int64_t v = fit.gain * m + fit.offset + 32768;
+  const std::int64_t level = v >= 0 ? v / 65536 : -1;  // division of a non-negative value only
+  return level < 0 ? 0 : level > 255 ? 255 : int(level);
+}
+
 // Foreground::Adaptive as cudaccl's foreground=adaptive runs it, the one set measured on real
 // traffic (BENCHMARKS.md): factor 3, shrink 1, and opening 1 and closing 2 where the caller left
 // them at 0. Other modes are returned as they are.
@@ -73,7 +108,7 @@ CCL_FOREGROUND_HOST_DEVICE inline int next_relearn_frames(int previous_relearn, 
 // The per-pixel state of Foreground::Motion for one stream. Analyzers that label frames of one
 // stream share one model (the element's frames in flight do), and must be submitted in frame
 // order: each frame's update sees the previous frame's. The model sizes itself on the first frame
-// after a reset; a frame of another size resets it.
+// after a reset; a frame of another size, or of the other mode (Motion, Adaptive), resets it.
 class BackgroundModel {
  public:
   virtual ~BackgroundModel() = default;

@@ -9,11 +9,12 @@ namespace ccl {
 namespace cpu {
 
 void CpuBackgroundModel::update(const ImageView& image, const Options& options, std::uint8_t* mask) {
-  if (image.width != width_ || image.height != height_) frames_seen_ = 0;
+  if (image.width != width_ || image.height != height_ || options.foreground != mode_) frames_seen_ = 0;
   const bool first = frames_seen_ == 0;
   if (first) {
     width_ = image.width;
     height_ = image.height;
+    mode_ = options.foreground;
     mean_.resize(std::size_t(width_) * height_);
     deviation_.resize(mean_.size());
     relearn_ = 0;
@@ -23,14 +24,15 @@ void CpuBackgroundModel::update(const ImageView& image, const Options& options, 
     count_.resize(mean_.size());
     const AdaptivePlanes planes{mean_.data(), deviation_.data(), count_.data()};
     if (first) {
-      adaptive_start(image, planes, mask);
+      light_ = adaptive_start(image, planes, mask);
     } else {
       relearn_ = next_relearn_frames(relearn_, foreground_, mean_.size());
       if (relearn_ > 0) {
-        adaptive_relearn(image, planes, mask);
+        light_ = adaptive_relearn(image, fit_light(light_, mean_.size()), planes, mask);
         foreground_ = 0;
       } else {
-        foreground_ = adaptive_step(image, options.motion_factor, options.absorb_frames, frames_seen_, planes, mask);
+        light_ = adaptive_step(image, options.motion_factor, options.absorb_frames, frames_seen_, planes, mask,
+                               foreground_);
       }
     }
   } else if (first) {

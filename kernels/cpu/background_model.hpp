@@ -25,8 +25,10 @@ class CpuBackgroundModel final : public BackgroundModel {
   std::vector<std::uint8_t> mean_, deviation_, count_;  // M, V and C
   int width_ = 0, height_ = 0;
   std::uint64_t frames_seen_ = 0;
-  int relearn_ = 0;                 // R of the last frame
-  std::uint64_t foreground_ = 0;    // F of the last frame
+  Foreground mode_ = Foreground::Motion;  // a frame of the other model's mode resets
+  int relearn_ = 0;                       // R of the last frame
+  std::uint64_t foreground_ = 0;          // F of the last frame
+  LightSums light_;                       // the last frame's light sums
 };
 
 }  // namespace ccl::cpu

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "ccl/types.hpp"
@@ -61,6 +62,93 @@ class SigmaDelta {
   std::vector<std::uint8_t> m_, v_;
 };
 
+// Foreground::Adaptive as ccl/foreground.hpp words it, pixel by pixel with plain branches.
+class Adaptive {
+ public:
+  Mask next(const frames::Frame& f, int factor, int absorb_frames) {
+    const int w = f.width, h = f.height;
+    Mask fg(std::size_t(w) * h, 0);
+    const bool first = !started_ || w != width_ || h != height_;
+    if (first) {
+      width_ = w; height_ = h; started_ = true; t_ = 0; relearn_ = 0; last_count_ = 0;
+      m_.assign(fg.size(), 0);
+      v_.assign(fg.size(), 2);
+      c_.assign(fg.size(), 0);
+    } else {
+      ++t_;
+      if (relearn_ > 0) relearn_ = relearn_ - 1;
+      else if (8 * last_count_ > 3 * fg.size()) relearn_ = 4;  // more than 3/8 of the frame: relearn 4 frames
+    }
+    std::size_t count = 0;
+    if (!first && relearn_ > 0) fit(fg.size());
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const std::size_t i = std::size_t(y) * w + x;
+        const int in = f.at(x, y);
+        if (first) {
+          m_[i] = std::uint8_t(in); v_[i] = 2; c_[i] = 0;
+          continue;
+        }
+        if (relearn_ > 0) {  // the background follows the previous frame's light fit
+          m_[i] = std::uint8_t(light(m_[i]));
+          c_[i] = 0;
+          continue;
+        }
+        int m = m_[i], v = v_[i], c = c_[i];
+        if (c >= absorb_frames) { m = in; c = 0; }
+        const bool learn = c == 0 || t_ % 16 == 0;
+        if (learn) {
+          if (m < in) m = m + 1;
+          else if (m > in) m = m - 1;
+        }
+        const int d = m > in ? m - in : in - m;
+        if (learn && d != 0) {
+          const int target = std::min(factor * d, 255);
+          if (v < target) v = v + 1;
+          else if (v > target) v = v - 1;
+        }
+        if (v < 2) v = 2;
+        const bool on = d >= v;
+        c = on ? std::min(c + 1, 255) : 0;
+        fg[i] = on ? 1 : 0;
+        count += on ? 1 : 0;
+        m_[i] = std::uint8_t(m); v_[i] = std::uint8_t(v); c_[i] = std::uint8_t(c);
+      }
+    last_count_ = count;
+    sm_ = si_ = smm_ = smi_ = 0;  // this frame's I with the M it wrote, for the next frame's fit
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const std::int64_t m = m_[std::size_t(y) * w + x], in = f.at(x, y);
+        sm_ += m; si_ += in; smm_ += m * m; smi_ += m * in;
+      }
+    return fg;
+  }
+  void reset() { started_ = false; }
+
+ private:
+  // Least squares of I on M in fixed point: Q8 means and moments, Q16 gain and offset.
+  void fit(std::size_t pixels) {
+    const std::int64_t p = std::int64_t(pixels);
+    const std::int64_t mm = sm_ * 256 / p, mi = si_ * 256 / p;
+    const std::int64_t var = smm_ * 256 / p - mm * mm / 256, cov = smi_ * 256 / p - mm * mi / 256;
+    gain_ = var > 256 ? cov * 65536 / var : 65536;
+    gain_ = std::min<std::int64_t>(std::max<std::int64_t>(gain_, 0), 4 * 65536);
+    offset_ = mi * 256 - gain_ * mm / 256;
+  }
+  int light(int m) const {
+    const std::int64_t v = gain_ * m + offset_ + 32768;
+    return v < 0 ? 0 : int(std::min<std::int64_t>(v / 65536, 255));
+  }
+  std::int64_t sm_ = 0, si_ = 0, smm_ = 0, smi_ = 0, gain_ = 65536, offset_ = 0;
+
+  bool started_ = false;
+  int width_ = 0, height_ = 0;
+  unsigned long long t_ = 0;
+  int relearn_ = 0;
+  std::size_t last_count_ = 0;
+  std::vector<std::uint8_t> m_, v_, c_;
+};
+
 inline Mask threshold_mask(const frames::Frame& f, std::uint8_t threshold) {
   Mask fg(std::size_t(f.width) * f.height);
   for (int y = 0; y < f.height; ++y)
@@ -89,6 +177,13 @@ inline Mask square_filter(const Mask& in, int w, int h, int r, bool erode) {
 inline Mask open_close(Mask m, int w, int h, int open_radius, int close_radius) {
   if (open_radius > 0) m = square_filter(square_filter(m, w, h, open_radius, true), w, h, open_radius, false);
   if (close_radius > 0) m = square_filter(square_filter(m, w, h, close_radius, false), w, h, close_radius, true);
+  return m;
+}
+
+// Opening, closing, then erosion by `shrink_radius`, as every mode ends.
+inline Mask clean_up(Mask m, int w, int h, int open_radius, int close_radius, int shrink_radius) {
+  m = open_close(std::move(m), w, h, open_radius, close_radius);
+  if (shrink_radius > 0) m = square_filter(m, w, h, shrink_radius, true);
   return m;
 }
 

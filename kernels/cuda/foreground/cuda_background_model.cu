@@ -24,7 +24,7 @@ CudaBackgroundModel::~CudaBackgroundModel() {
   (void)cudaGetLastError();
 }
 
-SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, cudaStream_t stream) {
+SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foreground mode, cudaStream_t stream) {
   if (!updated_)
     check(cudaEventCreateWithFlags(&updated_, cudaEventDisableTiming), "cudaEventCreate (background model)");
   if (recorded_) check(cudaStreamWaitEvent(stream, updated_, 0), "cudaStreamWaitEvent (background model)");
@@ -43,6 +43,11 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, cudaSt
     width_ = width;
     height_ = height;
     reset_pending_ = true;  // a frame of another size starts the model afresh
+    frames_seen_ = 0;
+  }
+  if (mode != mode_) {
+    mode_ = mode;
+    reset_pending_ = true;
     frames_seen_ = 0;
   }
   const int read = written_, write = 1 - written_;

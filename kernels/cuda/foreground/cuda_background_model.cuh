@@ -30,10 +30,11 @@ class CudaBackgroundModel final : public BackgroundModel {
   std::uint64_t frames_seen() const override { return frames_seen_; }
 
   // Makes `stream` wait for the previous update (on whichever stream it ran), sizes the planes for
-  // a width x height frame (another size reallocates if needed and resets), and returns the planes
+  // a width x height frame (another size reallocates if needed and resets; so does a frame of the
+  // other model mode, Motion or Adaptive, whose planes differ), and returns the planes
   // this update reads and writes (for Adaptive, zeroing this frame's status on `stream`). Throws
   // Error(OutOfMemory) naming the size, Error(DeviceFailure).
-  SigmaDeltaPlanes begin_update(int width, int height, cudaStream_t stream);
+  SigmaDeltaPlanes begin_update(int width, int height, Foreground mode, cudaStream_t stream);
   // Once the update's kernel is queued on `stream`: the next update waits for it and reads its planes.
   void end_update(cudaStream_t stream);
   std::size_t device_bytes() const { return bytes_; }
@@ -44,6 +45,7 @@ class CudaBackgroundModel final : public BackgroundModel {
   std::size_t plane_bytes_ = 0;
   int width_ = 0, height_ = 0;
   int written_ = 0;  // which copy (0 or 1) the last update wrote
+  Foreground mode_ = Foreground::Motion;
   bool reset_pending_ = true;
   std::uint64_t frames_seen_ = 0;
   cudaEvent_t updated_ = nullptr;  // recorded after each update

@@ -22,7 +22,7 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
                     options.motion_factor,
                     SigmaDeltaPlanes{}};
   if (motion) {
-    source.model = model->begin_update(image.width, image.height, stream);
+    source.model = model->begin_update(image.width, image.height, options.foreground, stream);
     source.model.absorb_frames = options.absorb_frames;
   }
   // As many filters per pass as the tile's halo holds, in order; passes alternate between the planes.

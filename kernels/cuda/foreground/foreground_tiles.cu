@@ -9,15 +9,45 @@ namespace {
 constexpr int kWordsPerRow = kForegroundTileWords + 2;  // one halo word each side
 constexpr int kMaxRows = kForegroundTileHeight + 2 * kForegroundMaxHalo;
 
+__device__ void add64(std::uint64_t* sum, unsigned long long v) {
+  static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long), "64-bit atomics");
+  atomicAdd(reinterpret_cast<unsigned long long*>(sum), v);
+}
+
+__device__ unsigned warp_sum(unsigned v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// Adds a warp's word of owned pixels to its block's foreground count and light sums (lane 0 writes;
+// a warp's sums fit 32 bits: 32 * 255 * 255 < 2^21).
+__device__ void add_owned_pixels(std::uint32_t word, unsigned in, unsigned m, int lane, unsigned& foreground,
+                                 LightSums& light) {
+  const unsigned sm = warp_sum(m), si = warp_sum(in), smm = warp_sum(m * m), smi = warp_sum(m * in);
+  if (lane != 0) return;
+  if (word != 0u) atomicAdd(&foreground, unsigned(__popc(word)));
+  add64(&light.m, sm);
+  add64(&light.i, si);
+  add64(&light.mm, smm);
+  add64(&light.mi, smi);
+}
+
 __global__ void __launch_bounds__(kForegroundThreads)
     foreground_tiles_kernel(MaskSource source, TileFilters filters, std::uint8_t* out, std::ptrdiff_t out_pitch) {
   __shared__ std::uint32_t words[kMaxRows * kWordsPerRow];
   __shared__ std::uint32_t scratch[kMaxRows * kWordsPerRow];
   __shared__ unsigned int block_foreground;  // Adaptive: this block's owned foreground pixels
+  __shared__ LightSums block_light;          // Adaptive: ... and their light sums
   const int halo = filters.halo();
-  const int relearn_frames = source.relearn_frames(std::uint64_t(source.width) * std::uint64_t(source.height));
+  const bool adaptive = source.kind == MaskSourceKind::Adaptive;
+  const std::uint64_t pixels = std::uint64_t(source.width) * std::uint64_t(source.height);
+  const int relearn_frames = source.relearn_frames(pixels);
   const bool relearn = relearn_frames > 0;
-  if (threadIdx.x == 0) block_foreground = 0;
+  const LightFit fit = adaptive && relearn ? source.light_fit(pixels) : LightFit{};
+  if (threadIdx.x == 0) {
+    block_foreground = 0;
+    block_light = LightSums{};
+  }
   __syncthreads();
   const int out_x0 = int(blockIdx.x) * kForegroundTileWidth, out_y0 = int(blockIdx.y) * kForegroundTileHeight;
   const BitTile tile{words,         scratch,      kWordsPerRow, kForegroundTileHeight + 2 * halo,
@@ -30,17 +60,31 @@ __global__ void __launch_bounds__(kForegroundThreads)
     const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
     // Only the block whose output covers the pixel updates its model; halo copies just read.
     const bool owner = j >= 1 && j <= kForegroundTileWords && row >= halo && row < halo + kForegroundTileHeight;
-    const bool bit = in_frame && source.bit(x, y, owner, relearn);
-    const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
-    if (lane == 0) {
-      words[i] = word;
-      if (source.kind == MaskSourceKind::Adaptive && owner && word != 0u) atomicAdd(&block_foreground, unsigned(__popc(word)));
+    bool bit = false;
+    unsigned in_value = 0, m_value = 0;
+    if (adaptive) {
+      if (in_frame) {
+        const AdaptiveOutcome p = source.adaptive(x, y, owner, relearn, fit);
+        bit = p.foreground;
+        in_value = source.data[std::ptrdiff_t(y) * source.stride + x];
+        m_value = p.m;
+      }
+    } else {
+      bit = in_frame && source.bit(x, y, owner);
     }
+    const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
+    if (lane == 0) words[i] = word;
+    if (adaptive && owner) add_owned_pixels(word, in_value, m_value, lane, block_foreground, block_light);
   }
   __syncthreads();
-  if (source.kind == MaskSourceKind::Adaptive && threadIdx.x == 0) {
-    if (block_foreground != 0u) atomicAdd(&source.model.status_out->foreground, block_foreground);
-    if (blockIdx.x == 0 && blockIdx.y == 0) source.model.status_out->relearn = relearn_frames;
+  if (adaptive && threadIdx.x == 0) {
+    AdaptiveStatus* status = source.model.status_out;
+    if (block_foreground != 0u) atomicAdd(&status->foreground, block_foreground);
+    add64(&status->light.m, block_light.m);
+    add64(&status->light.i, block_light.i);
+    add64(&status->light.mm, block_light.mm);
+    add64(&status->light.mi, block_light.mi);
+    if (blockIdx.x == 0 && blockIdx.y == 0) status->relearn = relearn_frames;
   }
   // Opening (erode, dilate), closing (dilate, erode), shrink (erode).
   const int radii[5] = {filters.open_radius, filters.open_radius, filters.close_radius, filters.close_radius,

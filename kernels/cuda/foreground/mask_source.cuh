@@ -11,10 +11,17 @@ namespace ccl::cuda {
 
 enum class MaskSourceKind : std::uint8_t { Threshold, Motion, Adaptive, MaskPlane };
 
-// Adaptive's per-stream state of one frame in device memory: R and the foreground count F.
+// Adaptive's per-stream state of one frame in device memory: F, R and the light sums.
 struct AdaptiveStatus {
   unsigned long long foreground;
   int relearn;
+  LightSums light;
+};
+
+// What one Adaptive pixel gave: its mask bit and the M it wrote (for the light sums).
+struct AdaptiveOutcome {
+  bool foreground;
+  std::uint8_t m;
 };
 
 // The model's planes of one update: read the previous frame's, write this frame's (two copies,
@@ -45,15 +52,14 @@ struct MaskSource {
   int motion_factor;       // Motion
   SigmaDeltaPlanes model;  // Motion
 
-  // The mask bit of in-frame pixel (x, y); `owner`: this thread's block is the one that writes the
-  // pixel's model update (every pixel has exactly one owner, halo copies only read). `relearn`:
-  // Adaptive's R of this frame is > 0.
-  __device__ std::uint8_t bit(int x, int y, bool owner, bool relearn) const {
+  // The mask bit of in-frame pixel (x, y) for every kind but Adaptive; `owner`: this thread's block
+  // is the one that writes the pixel's model update (every pixel has exactly one owner, halo copies
+  // only read).
+  __device__ std::uint8_t bit(int x, int y, bool owner) const {
     const std::uint8_t in = data[std::ptrdiff_t(y) * stride + x];
     if (kind == MaskSourceKind::Threshold) return in > threshold ? 1 : 0;
     if (kind == MaskSourceKind::MaskPlane) return in != 0 ? 1 : 0;
     const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
-    if (kind == MaskSourceKind::Adaptive) return adaptive_bit(in, i, owner, relearn);
     const SigmaDeltaPixel p = model.first ? sigma_delta_step(in, 0, 0, motion_factor, true)
                                           : sigma_delta_step(in, model.m_in[i], model.v_in[i], motion_factor, false);
     if (owner) {
@@ -63,12 +69,15 @@ struct MaskSource {
     return p.foreground ? 1 : 0;
   }
 
-  __device__ std::uint8_t adaptive_bit(int in, std::ptrdiff_t i, bool owner, bool relearn) const {
+  // Adaptive's pixel (x, y); `relearn`: R > 0 this frame, with the previous frame's `fit`.
+  __device__ AdaptiveOutcome adaptive(int x, int y, bool owner, bool relearn, const LightFit& fit) const {
+    const int in = data[std::ptrdiff_t(y) * stride + x];
+    const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
     AdaptivePixel p;
     if (model.first)  // M = I, V = floor, C = 0, no foreground
       p = {std::uint8_t(in), kMotionMinDeviation, 0, false};
-    else if (relearn)  // M = I, C = 0, no foreground, V kept
-      p = {std::uint8_t(in), model.v_in[i], 0, false};
+    else if (relearn)  // M follows the light, C = 0, no foreground, V kept
+      p = {std::uint8_t(apply_light(fit, model.m_in[i])), model.v_in[i], 0, false};
     else
       p = adaptive_step(in, model.m_in[i], model.v_in[i], model.c_in[i], motion_factor, model.absorb_frames,
                         model.frame_index % kForegroundUpdatePeriod == 0);
@@ -77,13 +86,16 @@ struct MaskSource {
       model.v_out[i] = p.v;
       model.c_out[i] = p.c;
     }
-    return p.foreground ? 1 : 0;
+    return {p.foreground, p.m};
   }
 
   // Adaptive's R for this frame, from the previous frame's status (the same in every thread).
   __device__ int relearn_frames(std::uint64_t pixels) const {
     if (kind != MaskSourceKind::Adaptive || model.first) return 0;
     return next_relearn_frames(model.status_in->relearn, model.status_in->foreground, pixels);
+  }
+  __device__ LightFit light_fit(std::uint64_t pixels) const {
+    return model.first ? LightFit{} : fit_light(model.status_in->light, pixels);
   }
 };
 
