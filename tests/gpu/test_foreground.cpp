@@ -1,8 +1,8 @@
-// The foreground stage on the GPU: frame sequences through the Sigma-Delta model (and threshold
-// frames), opened and closed, against the foreground oracle + the flood fill (results and label
-// maps, so the masks too) and against the CPU backend; sizes around the 256x32 foreground tile,
-// padded strides, every algorithm and analysis, radii 0..15, two analyzers on two streams sharing
-// one model, reset, the host upload path, and the default path left untouched.
+// The foreground stage on the GPU: frame sequences through the Sigma-Delta model, the adaptive
+// model (and threshold frames), opened, closed and shrunk, against the foreground oracle + the flood fill (results and
+// label maps, so the masks too) and against the CPU backend; sizes around the 256x32 foreground tile, padded strides,
+// every algorithm and analysis, radii 0..15, two analyzers on two streams sharing one model, reset, the host upload
+// path, and the default path left untouched.
 #include <algorithm>
 #include <memory>
 #include <random>
@@ -18,7 +18,7 @@ using frames::Frame;
 using gpu_test::harness;
 
 // Frame t of a named sequence kind; every kind is a function of (size, pad, t, seed) only.
-enum class Kind { MovingRectangles, PureRandom, Still, AllChanging, Flicker, Saturated };
+enum class Kind { MovingRectangles, PureRandom, Still, AllChanging, Flicker, Saturated, Relit };
 const Kind kKinds[] = {Kind::MovingRectangles, Kind::PureRandom, Kind::Still,
                        Kind::AllChanging,      Kind::Flicker,    Kind::Saturated};
 const char* kind_name(Kind k) {
@@ -29,6 +29,7 @@ const char* kind_name(Kind k) {
     case Kind::AllChanging: return "all-changing";
     case Kind::Flicker: return "flicker";
     case Kind::Saturated: return "saturated";
+    case Kind::Relit: return "relit";
   }
   return "?";
 }
@@ -45,6 +46,9 @@ Frame sequence_frame(Kind kind, int w, int h, int pad, int t, std::uint32_t seed
         case Kind::MovingRectangles:  // slowly drifting noisy background, rectangles drawn below
           v = 40 + (x * 3 + y * 5) % 120 + t / 2 + int(rng() % 7) - 3;
           break;
+        case Kind::Relit:  // the same, its light ramped up by 30 % over frames 12..14 (adaptive relearns)
+          v = (40 + (x * 3 + y * 5) % 120 + int(rng() % 7) - 3) * (10 + std::clamp(t - 11, 0, 3)) / 10;
+          break;
         case Kind::PureRandom:
         case Kind::Still: v = int(rng() % 256); break;
         case Kind::AllChanging:
@@ -59,7 +63,7 @@ Frame sequence_frame(Kind kind, int w, int h, int pad, int t, std::uint32_t seed
       }
       f.at(x, y) = std::uint8_t(std::clamp(v, 0, 255));
     }
-  if (kind == Kind::MovingRectangles)
+  if (kind == Kind::MovingRectangles || kind == Kind::Relit)
     for (int k = 0; k < 3; ++k) {
       const int rw = 1 + int((seed + 13u * k) % std::uint32_t(std::max(1, w / 3))),
                 rh = 1 + int((seed + 7u * k) % std::uint32_t(std::max(1, h / 3)));
@@ -81,24 +85,39 @@ std::vector<Frame> sequence(Kind kind, int w, int h, int pad, int n, std::uint32
 ccl::Options mask_options(ccl::Options o) {
   o.threshold = 0;
   o.foreground = ccl::Foreground::Threshold;
-  o.open_radius = o.close_radius = 0;
+  o.open_radius = o.close_radius = o.shrink_radius = 0;
   return o;
 }
 
 std::string describe(const ccl::Options& o) {
   return std::string(" fg=") + ccl::to_string(o.foreground) + " N=" + std::to_string(o.motion_factor) +
          " open=" + std::to_string(o.open_radius) + " close=" + std::to_string(o.close_radius) +
+         " shrink=" + std::to_string(o.shrink_radius) + " absorb=" + std::to_string(o.absorb_frames) +
          " conn=" + std::to_string(o.connectivity) + " thr=" + std::to_string(o.threshold) +
          " alg=" + ccl::to_string(o.algorithm) + " ana=" + ccl::to_string(o.analysis) +
          " order=" + ccl::to_string(o.order) + " min=" + std::to_string(o.min_area) +
          " max=" + std::to_string(o.max_area) + " objects=" + std::to_string(o.max_objects);
 }
 
-// The oracle's frame: its mask (Sigma-Delta or threshold, then open/close), labelled by flood fill.
-oracle::Output oracle_frame(oracle::SigmaDelta& model, const Frame& f, const ccl::Options& o) {
-  oracle::Mask m =
-      o.foreground == ccl::Foreground::Motion ? model.next(f, o.motion_factor) : oracle::threshold_mask(f, o.threshold);
-  m = oracle::open_close(std::move(m), f.width, f.height, o.open_radius, o.close_radius);
+// The oracle's models of one stream, one per mode.
+struct OracleModels {
+  oracle::SigmaDelta motion;
+  oracle::Adaptive adaptive;
+  oracle::Mask next(const Frame& f, const ccl::Options& o) {
+    if (o.foreground == ccl::Foreground::Motion) return motion.next(f, o.motion_factor);
+    if (o.foreground == ccl::Foreground::Adaptive) return adaptive.next(f, o.motion_factor, o.absorb_frames);
+    return oracle::threshold_mask(f, o.threshold);
+  }
+  void reset() {
+    motion.reset();
+    adaptive.reset();
+  }
+};
+
+// The oracle's frame: its mask (a model or the threshold, then the clean-up), labelled by flood fill.
+oracle::Output oracle_frame(OracleModels& model, const Frame& f, const ccl::Options& o) {
+  oracle::Mask m = model.next(f, o);
+  m = oracle::clean_up(std::move(m), f.width, f.height, o.open_radius, o.close_radius, o.shrink_radius);
   return oracle::flood_fill(oracle::mask_frame(m, f.width, f.height), mask_options(o));
 }
 
@@ -120,7 +139,7 @@ std::size_t expect_sequence_agrees(const std::vector<Frame>& seq, const ccl::Opt
   std::size_t with_components = 0;
   harness().gpu.set_background_model(ccl::make_cuda_background_model());
   std::unique_ptr<ccl::Analyzer> cpu = ccl::make_cpu_analyzer();
-  oracle::SigmaDelta model;
+  OracleModels model;
   for (const Frame& f : seq) {
     const std::string what = f.name + describe(o);
     std::vector<std::uint32_t> map;
@@ -147,8 +166,8 @@ const Radii kRadii[] = {{0, 0}, {1, 0}, {0, 1},  {1, 1},  {2, 2},   {3, 0},
                         {0, 3}, {2, 3}, {15, 0}, {0, 15}, {15, 15}, {3, 15}};
 
 // 1x1, 1xN, Nx1, primes, multiples and non-multiples of the 256x32 tile and its 32-pixel words.
-const gpu_test::Size kSizes[] = {{1, 1},    {1, 37},   {41, 1},   {2, 2},    {31, 29},  {33, 65},  {64, 64},
-                                 {65, 63},  {97, 101}, {130, 66}, {256, 32}, {255, 33}, {257, 61}, {300, 70}};
+const gpu_test::Size kSizes[] = {{1, 1},   {1, 37},   {41, 1},   {2, 2},    {31, 29},  {33, 65},  {64, 64},
+                                 {65, 63}, {97, 101}, {130, 66}, {256, 32}, {255, 33}, {257, 61}, {300, 70}};
 
 TEST(Foreground, MotionSequences) {
   const int n_frames = gpu_test::quick() ? 3 : 6;
@@ -209,7 +228,11 @@ TEST(Foreground, EveryAlgorithmAndAnalysis) {
         ccl::Options o = gpu_test::random_options(rng, connectivity, false);  // orders, area filters, max_objects
         o.algorithm = algorithm;
         o.analysis = analysis;
-        o.foreground = seed % 3 ? ccl::Foreground::Motion : ccl::Foreground::Threshold;
+        const ccl::Foreground modes[] = {ccl::Foreground::Threshold, ccl::Foreground::Motion,
+                                         ccl::Foreground::Adaptive};
+        o.foreground = modes[seed % 3];
+        o.shrink_radius = int(seed / 9 % 2);
+        o.absorb_frames = 2;
         o.threshold = 120;
         o.open_radius = int(seed % 3);
         o.close_radius = int((seed / 3) % 3);
@@ -245,69 +268,139 @@ TEST(Foreground, ThresholdWithMorphology) {
 // The element's frames in flight: two analyzers on two streams, one model, frames handed out in
 // turn (submit A f0, submit B f1, collect A, submit A f2, collect B, ...), equal one analyzer.
 TEST(Foreground, TwoStreamsShareOneModel) {
-  for (const Radii r : {Radii{0, 0}, Radii{1, 2}, Radii{15, 3}}) {
-    ccl::Options o;
-    o.foreground = ccl::Foreground::Motion;
-    o.open_radius = r.open;
-    o.close_radius = r.close;
-    o.motion_factor = 3;
-    const int w = 131, h = 77, pad = 9;
-    const std::vector<Frame> seq = sequence(Kind::MovingRectangles, w, h, pad, 12, 900u + std::uint32_t(r.open));
+  for (const Radii r : {Radii{0, 0}, Radii{1, 2}, Radii{15, 3}})
+    for (const ccl::Foreground mode : {ccl::Foreground::Motion, ccl::Foreground::Adaptive}) {
+      ccl::Options o;
+      o.foreground = mode;
+      o.absorb_frames = 4;
+      o.shrink_radius = r.close > 0 ? 1 : 0;
+      o.open_radius = r.open;
+      o.close_radius = r.close;
+      o.motion_factor = 3;
+      const int w = 131, h = 77, pad = 9;
+      const std::vector<Frame> seq = sequence(mode == ccl::Foreground::Adaptive ? Kind::Relit : Kind::MovingRectangles,
+                                              w, h, pad, 20, 900u + std::uint32_t(r.open));
 
-    gpu_test::Stream streams[2];
-    ccl::CudaAnalyzer a(streams[0].get()), b(streams[1].get());
-    ccl::CudaAnalyzer* analyzers[2] = {&a, &b};
-    const std::shared_ptr<ccl::BackgroundModel> shared = ccl::make_cuda_background_model();
-    a.set_background_model(shared);
-    b.set_background_model(shared);
-    gpu_test::DeviceBuffer images[2], label_buffers[2];
-    std::vector<ccl::Result> results(seq.size());
-    std::vector<std::vector<std::uint32_t>> maps(seq.size());
-    auto submit = [&](std::size_t i) {
-      const int k = int(i % 2);
-      const Frame& f = seq[i];
-      auto* d = static_cast<std::uint8_t*>(images[k].get(f.pixels.size()));
-      auto* l = static_cast<std::uint32_t*>(label_buffers[k].get(std::size_t(w) * h * 4));
-      ASSERT_NE(d, nullptr);
-      ASSERT_NE(l, nullptr);
-      // On the analyzer's own stream, so the other stream's frame is not waited for.
-      gpu_test::cuda_ok(cudaMemcpyAsync(d, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice, streams[k].get()),
-                        "cudaMemcpyAsync (frame)");
-      const ccl::LabelView view{l, w};
-      analyzers[k]->submit({d, f.width, f.height, f.stride}, o, &view);
-    };
-    auto collect = [&](std::size_t i) {
-      const int k = int(i % 2);
-      analyzers[k]->collect(results[i]);
-      maps[i].resize(std::size_t(w) * h);
-      gpu_test::cuda_ok(cudaMemcpy(maps[i].data(), label_buffers[k].get(std::size_t(w) * h * 4), maps[i].size() * 4,
-                                   cudaMemcpyDeviceToHost),
-                        "cudaMemcpy (label map)");
-    };
-    submit(0);
-    for (std::size_t i = 1; i < seq.size(); ++i) {
-      submit(i);
-      collect(i - 1);
-      if (HasFailure()) return;
+      gpu_test::Stream streams[2];
+      ccl::CudaAnalyzer a(streams[0].get()), b(streams[1].get());
+      ccl::CudaAnalyzer* analyzers[2] = {&a, &b};
+      const std::shared_ptr<ccl::BackgroundModel> shared = ccl::make_cuda_background_model();
+      a.set_background_model(shared);
+      b.set_background_model(shared);
+      gpu_test::DeviceBuffer images[2], label_buffers[2];
+      std::vector<ccl::Result> results(seq.size());
+      std::vector<std::vector<std::uint32_t>> maps(seq.size());
+      auto submit = [&](std::size_t i) {
+        const int k = int(i % 2);
+        const Frame& f = seq[i];
+        auto* d = static_cast<std::uint8_t*>(images[k].get(f.pixels.size()));
+        auto* l = static_cast<std::uint32_t*>(label_buffers[k].get(std::size_t(w) * h * 4));
+        ASSERT_NE(d, nullptr);
+        ASSERT_NE(l, nullptr);
+        // On the analyzer's own stream, so the other stream's frame is not waited for.
+        gpu_test::cuda_ok(
+            cudaMemcpyAsync(d, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice, streams[k].get()),
+            "cudaMemcpyAsync (frame)");
+        const ccl::LabelView view{l, w};
+        analyzers[k]->submit({d, f.width, f.height, f.stride}, o, &view);
+      };
+      auto collect = [&](std::size_t i) {
+        const int k = int(i % 2);
+        analyzers[k]->collect(results[i]);
+        maps[i].resize(std::size_t(w) * h);
+        gpu_test::cuda_ok(cudaMemcpy(maps[i].data(), label_buffers[k].get(std::size_t(w) * h * 4), maps[i].size() * 4,
+                                     cudaMemcpyDeviceToHost),
+                          "cudaMemcpy (label map)");
+      };
+      submit(0);
+      for (std::size_t i = 1; i < seq.size(); ++i) {
+        submit(i);
+        collect(i - 1);
+        if (HasFailure()) return;
+      }
+      collect(seq.size() - 1);
+      EXPECT_EQ(shared->frames_seen(), seq.size());
+
+      harness().gpu.set_background_model(ccl::make_cuda_background_model());
+      OracleModels model;
+      for (std::size_t i = 0; i < seq.size(); ++i) {
+        const std::string what = seq[i].name + describe(o) + " (two streams)";
+        std::vector<std::uint32_t> one_map;
+        const ccl::Result one = harness().run_gpu(seq[i], o, &one_map);
+        const oracle::Output want = oracle_frame(model, seq[i], o);
+        EXPECT_EQ(compare::diff(results[i], one), "") << "two analyzers vs one: " << what;
+        EXPECT_EQ(compare::diff(results[i], want.result), "") << "two analyzers vs oracle: " << what;
+        expect_map(maps[i], want.labels, w, what);
+        EXPECT_EQ(maps[i], one_map) << "two analyzers vs one (label map): " << what;
+        ++gpu_test::frames_checked;
+        if (HasFailure()) return;
+      }
     }
-    collect(seq.size() - 1);
-    EXPECT_EQ(shared->frames_seen(), seq.size());
+}
 
-    harness().gpu.set_background_model(ccl::make_cuda_background_model());
-    oracle::SigmaDelta model;
-    for (std::size_t i = 0; i < seq.size(); ++i) {
-      const std::string what = seq[i].name + describe(o) + " (two streams)";
-      std::vector<std::uint32_t> one_map;
-      const ccl::Result one = harness().run_gpu(seq[i], o, &one_map);
-      const oracle::Output want = oracle_frame(model, seq[i], o);
-      EXPECT_EQ(compare::diff(results[i], one), "") << "two analyzers vs one: " << what;
-      EXPECT_EQ(compare::diff(results[i], want.result), "") << "two analyzers vs oracle: " << what;
-      expect_map(maps[i], want.labels, w, what);
-      EXPECT_EQ(maps[i], one_map) << "two analyzers vs one (label map): " << what;
-      ++gpu_test::frames_checked;
+// Adaptive: long enough for the slow turns (every 16th frame), small absorb_frames so pixels join the
+// background, light ramps and all-changing frames so it relearns, shrink in one and several passes.
+TEST(Foreground, AdaptiveSequences) {
+  const int n_frames = gpu_test::quick() ? 18 : 36;
+  const Kind kinds[] = {Kind::Relit, Kind::MovingRectangles, Kind::AllChanging, Kind::Flicker, Kind::Still};
+  struct Filters {
+    int open, close, shrink;
+  };
+  const Filters filters[] = {{0, 0, 0}, {1, 2, 1}, {0, 0, 3}, {2, 3, 15}, {15, 0, 1}, {7, 7, 1}};
+  std::uint32_t seed = 1100;
+  std::size_t pick = 0, frames = 0, with_components = 0;
+  for (const gpu_test::Size size : kSizes) {
+    if (gpu_test::quick() && size.w * size.h > 40 * 40) continue;
+    for (const Kind kind : kinds) {
+      ++seed;
+      ccl::Options o;
+      o.foreground = ccl::Foreground::Adaptive;
+      o.connectivity = seed % 2 ? 4 : 8;
+      o.motion_factor = std::uint8_t(1 + seed % 5);
+      o.absorb_frames = int(1 + seed % 3 * 7);
+      Filters f = filters[pick++ % std::size(filters)];
+      if (size.w * size.h > 10000 && (f.open == 15 || f.shrink == 15)) f = {1, 2, 1};  // the brute-force oracle's time
+      o.open_radius = f.open;
+      o.close_radius = f.close;
+      o.shrink_radius = f.shrink;
+      const int pads[] = {0, 3, 13};
+      const std::size_t moving =
+          expect_sequence_agrees(sequence(kind, size.w, size.h, pads[seed % 3], n_frames, seed), o);
       if (HasFailure()) return;
+      if (kind == Kind::Still) {
+        EXPECT_EQ(moving, 0u) << "a still scene has no foreground";
+      }
+      frames += std::size_t(n_frames);
+      with_components += moving;
     }
   }
+  EXPECT_GT(with_components, frames / 4) << "most masks came out empty: the comparisons prove little";
+}
+
+// The recipe cudaccl runs at 1080p (frames that span many tiles and blocks), GPU against the CPU
+// backend only (the brute-force oracle would take minutes): the light sums and foreground counts of
+// thousands of blocks must add up to the CPU's, or the relearning frames would differ.
+TEST(Foreground, AdaptiveFullHdAgreesWithTheCpu) {
+  ccl::Options o;
+  o.foreground = ccl::Foreground::Adaptive;
+  o = ccl::adaptive_recipe(o);
+  o.absorb_frames = 5;
+  o.min_area = 10;
+  harness().gpu.set_background_model(ccl::make_cuda_background_model());
+  std::unique_ptr<ccl::Analyzer> cpu = ccl::make_cpu_analyzer();
+  std::size_t with_components = 0;
+  const int n = gpu_test::quick() ? 8 : 24;
+  for (int t = 0; t < n; ++t) {
+    const Frame f = sequence_frame(t < n / 2 ? Kind::Relit : Kind::AllChanging, 1920, 1080, 0, t, 4242);
+    const ccl::Result got = harness().run_gpu(f, o, nullptr);
+    ccl::Result want;
+    cpu->run({f.pixels.data(), f.width, f.height, f.stride}, o, want);
+    EXPECT_EQ(compare::diff(got, want), "") << f.name << describe(o);
+    with_components += !want.components.empty();
+    ++gpu_test::frames_checked;
+    if (HasFailure()) return;
+  }
+  EXPECT_GT(with_components, std::size_t(n / 4));
 }
 
 // reset() makes the next frame initialise the model (an empty mask), as does a frame of another size.
@@ -318,7 +411,7 @@ TEST(Foreground, ResetAndSizeChange) {
   const std::shared_ptr<ccl::BackgroundModel> model = ccl::make_cuda_background_model();
   harness().gpu.set_background_model(model);
   EXPECT_EQ(model->frames_seen(), 0u);
-  oracle::SigmaDelta want_model;
+  OracleModels want_model;
   const std::vector<Frame> first = sequence(Kind::MovingRectangles, 70, 40, 2, 4, 1234);
   const std::vector<Frame> other_size = sequence(Kind::MovingRectangles, 40, 70, 0, 3, 4321);
   auto check = [&](const Frame& f) {
@@ -336,7 +429,7 @@ TEST(Foreground, ResetAndSizeChange) {
   EXPECT_EQ(model->frames_seen(), 0u);
   const ccl::Result after_reset = harness().run_gpu(first[3], o);
   EXPECT_EQ(after_reset.n_components_total, 0u) << "the first frame after a reset is background";
-  want_model.next(first[3], o.motion_factor);
+  want_model.next(first[3], o);
   for (std::size_t i = 0; i < 3; ++i) check(first[i]);
   for (const Frame& f : other_size) check(f);  // the oracle resets on the size change too
   EXPECT_EQ(model->frames_seen(), other_size.size());
@@ -388,7 +481,7 @@ TEST(Foreground, ReservedFramesAllocateNothing) {
   EXPECT_GT(a.device_bytes(), plain.device_bytes());
   const std::size_t reserved = a.device_bytes();
   gpu_test::DeviceBuffer image;
-  oracle::SigmaDelta model;
+  OracleModels model;
   for (const Frame& f : sequence(Kind::MovingRectangles, 160, 90, 0, 5, 77)) {
     auto* d = static_cast<std::uint8_t*>(image.get(f.pixels.size()));
     ASSERT_NE(d, nullptr);
