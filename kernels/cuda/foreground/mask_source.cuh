@@ -18,10 +18,10 @@ struct AdaptiveStatus {
   LightSums light;
 };
 
-// What one Adaptive pixel gave: its mask bit and the M it wrote (for the light sums).
+// What one Adaptive pixel gave: its mask bit, and its I with the M it wrote (for the light sums).
 struct AdaptiveOutcome {
   bool foreground;
-  std::uint8_t m;
+  std::uint8_t in, m;
 };
 
 // The model's planes of one update: read the previous frame's, write this frame's (two copies,
@@ -86,7 +86,7 @@ struct MaskSource {
       model.v_out[i] = p.v;
       model.c_out[i] = p.c;
     }
-    return {p.foreground, p.m};
+    return {p.foreground, std::uint8_t(in), p.m};
   }
 
   // Adaptive's R for this frame, from the previous frame's status (the same in every thread).
