@@ -170,11 +170,14 @@ bool HardScene::in_canopy(int x, int y, int dx, int dy) const {
   return ex * ex + ey * ey <= 1.0 - 0.35 * value_noise(seed_, 0, lx, ly, 5, kLeafEdge);
 }
 
-// Sways every frame: about +-3 pixels across, +-1.5 along, with a jitter of a pixel (|dx| <= 4, |dy| <= 2).
+// Sways every frame: 2 pixels a frame across, between -4 and 4 (a triangle wave), and up to 2
+// pixels along, so every frame moves the patch.
 void HardScene::sway_offset(std::uint64_t n, int* dx, int* dy) const {
-  const double phase = double(hash(seed_, kSway) >> 11) / double(1ull << 53) * 2 * kPi;
-  *dx = int(std::lround(3 * std::sin(2 * kPi * double(n) / 11 + phase))) + int(hash(seed_, kSway, n) % 3) - 1;
-  *dy = int(std::lround(1.5 * std::sin(2 * kPi * double(n) / 17 + 2 * phase)));
+  static const int across[] = {-4, -2, 0, 2, 4, 2, 0, -2};
+  const std::uint64_t h = hash(seed_, kSway);
+  const double phase = double(h >> 11) / double(1ull << 53) * 2 * kPi;
+  *dx = across[(n + (h & 7)) % 8];
+  *dy = int(std::lround(1.5 * std::sin(2 * kPi * double(n) / 13 + phase)));
 }
 
 HardScene::HardScene(HardCase which, int width, int height, std::uint32_t seed)
