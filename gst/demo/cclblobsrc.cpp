@@ -3,10 +3,10 @@
  * @title: cclblobsrc
  *
  * Generates a GRAY8 (or NV12, I420 with grey chroma) scene that looks like a binarizable
- * surveillance view: bright objects (ellipses of several sizes and shapes, values 160..255) moving in straight lines and bouncing
- * off the frame edges, over a dim static background (a gradient and building-like blocks,
- * all below 100). Thresholding at 128 (cudaccl threshold=128) keeps exactly the objects; objects
- * that overlap merge into one component. The same seed and caps give the same frames.
+ * surveillance view: bright objects (ellipses of several sizes and shapes, values 160..255) moving in straight lines
+ * and bouncing off the frame edges, over a dim static background (a gradient and building-like blocks, all below 100).
+ * Thresholding at 128 (cudaccl threshold=128) keeps exactly the objects; objects that overlap merge into one component.
+ * The same seed and caps give the same frames.
  *
  * scene=daylight is the hard case for foreground=motion (issue 23): a textured static background
  * (smooth value noise over 25..230), textured objects (rectangles and ellipses, 8..22 % of the
@@ -231,8 +231,15 @@ static gboolean gst_ccl_blob_src_set_caps(GstBaseSrc* src, GstCaps* caps) {
 }
 
 static GstCaps* gst_ccl_blob_src_fixate(GstBaseSrc* src, GstCaps* caps) {
+  GstCclBlobSrc* self = GST_CCL_BLOB_SRC(src);
+  GST_OBJECT_LOCK(self);
+  ccl_demo::HardCase hard_case;
+  const bool colour = gst_ccl_blob_src_hard_case(self->scene, &hard_case);
+  GST_OBJECT_UNLOCK(self);
   caps = gst_caps_make_writable(caps);
   GstStructure* s = gst_caps_get_structure(caps, 0);
+  // Where downstream takes any: GRAY8 as before for blobs and daylight, NV12 to show the hard scenes' colour.
+  if (gst_structure_has_field(s, "format")) gst_structure_fixate_field_string(s, "format", colour ? "NV12" : "GRAY8");
   gst_structure_fixate_field_nearest_int(s, "width", DEFAULT_WIDTH);
   gst_structure_fixate_field_nearest_int(s, "height", DEFAULT_HEIGHT);
   gst_structure_fixate_field_nearest_fraction(s, "framerate", 30, 1);

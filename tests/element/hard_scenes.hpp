@@ -18,7 +18,7 @@ namespace hard {
 // Per frame, components of at least min_area (components the line itself dropped never count).
 struct FrameScore {
   int false_objects = 0;       // overlap no true object's box, or lie mostly on shadows (shadows, ghosts, clutter...)
-  int shadow_components = 0;   // overlap no true object's box and lie mostly on a shadow
+  int shadow_components = 0;   // lie mostly on a shadow (whose box touches its object's, so overlap allowed)
   int clutter_components = 0;  // overlap no true object's box and lie mostly on the swaying clutter
   int ghost_components = 0;    // lie mostly on a ghost, outside every true object's box
   int fragmented_objects = 0;  // true objects with more than one component mostly inside their box
