@@ -42,6 +42,16 @@ struct SceneScore {
   std::vector<int> ghost_lifetimes;
   std::vector<bool> ghost_cleared;
   int still_frames = 0, still_frames_detected = 0;  // stopped object: frames still, and with a component on it
+
+  // The numbers issue 33 bounds, for assertions: the worst light change, the longest ghost.
+  int worst_after_change() const {
+    return false_frames_after_change.empty()
+               ? 0
+               : *std::max_element(false_frames_after_change.begin(), false_frames_after_change.end());
+  }
+  int longest_ghost() const {
+    return ghost_lifetimes.empty() ? 0 : *std::max_element(ghost_lifetimes.begin(), ghost_lifetimes.end());
+  }
 };
 
 // Pixels of box `c` inside `regions` and in none of `objects`.

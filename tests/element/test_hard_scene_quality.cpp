@@ -49,7 +49,9 @@ TEST(HardSceneScore, FindsLightChangesAndGhostLifetimes) {
   EXPECT_EQ(s.change_frames, std::vector<int>({3}));
   EXPECT_EQ(s.false_frames_after_change, std::vector<int>({3}));  // frames 4, 6 (the ghost) and 7
   EXPECT_EQ(s.false_frames_before_first_change, 0);
+  EXPECT_EQ(s.worst_after_change(), 3);
   EXPECT_EQ(s.ghost_lifetimes, std::vector<int>({2}));
+  EXPECT_EQ(s.longest_ghost(), 2);
   EXPECT_EQ(s.ghost_cleared, std::vector<bool>({true}));
 }
 
