@@ -380,8 +380,9 @@ static void gst_ccl_blob_src_class_init(GstCclBlobSrcClass* klass) {
 
   g_object_class_install_property(
       gobject_class, PROP_N_BLOBS,
-      g_param_spec_uint("n-blobs", "Number of blobs", "Number of moving objects in the scene", 0, MAX_N_BLOBS,
-                        DEFAULT_N_BLOBS, flags));
+      g_param_spec_uint("n-blobs", "Number of blobs",
+                        "Number of moving objects in the blobs and daylight scenes (the hard scenes have 4)", 0,
+                        MAX_N_BLOBS, DEFAULT_N_BLOBS, flags));
   g_object_class_install_property(
       gobject_class, PROP_SEED,
       g_param_spec_uint("seed", "Seed", "Seed of the scene: background, object sizes, positions and velocities", 0,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "hard_scenes.hpp"
@@ -61,9 +62,19 @@ const char* const kLines[] = {"cudaccl foreground=motion min-area=50",
 
 void report(const hard::SceneScore& s) { std::printf("hard scene: %s\n", hard::summary(s).c_str()); }
 
+// HARD_SCENE_SEED=n measures another seed (the README's numbers are seed 1's).
+unsigned seed() {
+  const char* s = std::getenv("HARD_SCENE_SEED");
+  return s ? unsigned(std::strtoul(s, nullptr, 10)) : 1u;
+}
+
+hard::SceneScore run(const char* scene, const char* line, int n) {
+  return hard::run(scene, line, n, 50, 60, 640, 360, seed());
+}
+
 TEST(HardSceneQuality, GainStep) {
   for (const char* line : kLines) {
-    const hard::SceneScore s = hard::run("gain-step", line, 500);
+    const hard::SceneScore s = run("gain-step", line, 500);
     EXPECT_EQ(s.frames, 500);
     EXPECT_EQ(s.change_frames, std::vector<int>({100, 200, 300, 400}));  // the scene's schedule, by hand
     report(s);
@@ -72,7 +83,7 @@ TEST(HardSceneQuality, GainStep) {
 
 TEST(HardSceneQuality, IrSwitch) {
   for (const char* line : kLines) {
-    const hard::SceneScore s = hard::run("ir-switch", line, 560);
+    const hard::SceneScore s = run("ir-switch", line, 560);
     EXPECT_EQ(s.frames, 560);
     EXPECT_EQ(s.change_frames, std::vector<int>({150, 350, 550}));
     report(s);
@@ -81,7 +92,7 @@ TEST(HardSceneQuality, IrSwitch) {
 
 TEST(HardSceneQuality, Shadows) {
   for (const char* line : kLines) {
-    const hard::SceneScore s = hard::run("shadows", line, 300);
+    const hard::SceneScore s = run("shadows", line, 300);
     EXPECT_EQ(s.frames, 300);
     report(s);
   }
@@ -89,7 +100,7 @@ TEST(HardSceneQuality, Shadows) {
 
 TEST(HardSceneQuality, Sway) {
   for (const char* line : kLines) {
-    const hard::SceneScore s = hard::run("sway", line, 300);
+    const hard::SceneScore s = run("sway", line, 300);
     EXPECT_EQ(s.frames, 300);
     report(s);
   }
@@ -98,7 +109,7 @@ TEST(HardSceneQuality, Sway) {
 // At 640x360 the object stands from frame 128 to 227 and its ghost is listed until frame 495.
 TEST(HardSceneQuality, StoppedObject) {
   for (const char* line : kLines) {
-    const hard::SceneScore s = hard::run("stopped-object", line, 520);
+    const hard::SceneScore s = run("stopped-object", line, 520);
     EXPECT_EQ(s.frames, 520);
     EXPECT_EQ(s.still_frames, 100);
     EXPECT_EQ(s.ghost_lifetimes.size(), 1u);
@@ -108,7 +119,7 @@ TEST(HardSceneQuality, StoppedObject) {
 
 TEST(HardSceneQuality, Noise) {
   for (const char* line : kLines) {
-    const hard::SceneScore s = hard::run("noise", line, 300);
+    const hard::SceneScore s = run("noise", line, 300);
     EXPECT_EQ(s.frames, 300);
     report(s);
   }
