@@ -5,53 +5,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ccl_scene_hash.h"
+
 namespace ccl_demo {
 
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Keys of the hash, so the streams of random numbers never coincide.
+// Keys of the hash, so the streams of random numbers never coincide (kLattice is value_noise's).
 enum Stream : std::uint64_t { kLattice = 1, kObject, kCrossing, kTexture, kNoise, kDrift };
-
-std::uint64_t mix(std::uint64_t z) {  // SplitMix64's finaliser
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-std::uint64_t hash(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0, std::uint64_t d = 0) {
-  std::uint64_t h = mix(seed + 0x9e3779b97f4a7c15ull);
-  for (std::uint64_t v : {a, b, c, d}) h = mix(h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)));
-  return h;
-}
-
-// Uniform in [lo, hi) from the i-th draw of one hashed key.
-struct Draws {
-  std::uint64_t key;
-  std::uint64_t i = 0;
-  double uniform(double lo, double hi) {
-    return lo + (hi - lo) * double(mix(key + ++i * 0x632be59bd9b4e019ull) >> 11) / double(1ull << 53);
-  }
-};
-
-double smooth(double t) { return t * t * (3 - 2 * t); }
-
-// Smooth value noise in [0, 1]: random values on a lattice of `cell` pixels, interpolated.
-double value_noise(std::uint64_t seed, int octave, double x, double y, double cell) {
-  const double fx = x / cell, fy = y / cell;
-  const std::int64_t ix = std::int64_t(std::floor(fx)), iy = std::int64_t(std::floor(fy));
-  const double tx = smooth(fx - double(ix)), ty = smooth(fy - double(iy));
-  auto at = [&](std::int64_t i, std::int64_t j) {
-    return double(hash(seed, kLattice, std::uint64_t(octave), std::uint64_t(i), std::uint64_t(j)) >> 11) /
-           double(1ull << 53);
-  };
-  const double top = at(ix, iy) + (at(ix + 1, iy) - at(ix, iy)) * tx;
-  const double bottom = at(ix, iy + 1) + (at(ix + 1, iy + 1) - at(ix, iy + 1)) * tx;
-  return top + (bottom - top) * ty;
-}
-
-int clamp_byte(int v, int lo = 0, int hi = 255) { return std::min(hi, std::max(lo, v)); }
 
 }  // namespace
 
@@ -126,7 +89,7 @@ DaylightScene::Crossing DaylightScene::crossing(unsigned i, std::uint64_t n) con
 }
 
 std::vector<TruthBox> DaylightScene::render(std::uint64_t n, std::uint8_t* plane, std::ptrdiff_t stride,
-                                            bool draw_objects) const {
+                                            bool draw_objects, bool sensor_noise) const {
   // The scene before lighting and noise, objects drawn in index order (later ones on top).
   std::vector<std::uint8_t> scene = background_;
   std::vector<TruthBox> boxes;
@@ -162,7 +125,7 @@ std::vector<TruthBox> DaylightScene::render(std::uint64_t n, std::uint8_t* plane
   for (int y = 0; y < height_; ++y)
     for (int x = 0; x < width_; ++x) {
       const std::uint64_t r = hash(seed_, kNoise, n, std::uint64_t(y) * std::uint64_t(width_) + std::uint64_t(x));
-      const int noise = int(r % 5) + int((r >> 16) % 5) + int((r >> 32) % 5) - 6;
+      const int noise = sensor_noise ? int(r % 5) + int((r >> 16) % 5) + int((r >> 32) % 5) - 6 : 0;
       plane[std::size_t(y) * stride + x] = std::uint8_t(clamp_byte(scene[std::size_t(y) * width_ + x] + drift + noise));
     }
   return boxes;

@@ -13,6 +13,7 @@ namespace ccl_demo {
 struct TruthBox {
   std::uint32_t id;
   int x, y, width, height;
+  std::uint32_t still = 0;  // hard scenes: frames the object has stood still (0 while it moves)
 };
 
 class DaylightScene {
@@ -20,8 +21,10 @@ class DaylightScene {
   DaylightScene(int width, int height, std::uint32_t seed, unsigned n_objects);
 
   // Writes frame `n` into `plane` (row stride `stride`) and returns the boxes of the objects in
-  // view; without `draw_objects` the same frame is rendered empty (same noise, same drift).
-  std::vector<TruthBox> render(std::uint64_t n, std::uint8_t* plane, std::ptrdiff_t stride, bool draw_objects) const;
+  // view; without `draw_objects` the same frame is rendered empty (same noise, same drift), without
+  // `sensor_noise` with no noise (for tests that compare pixels exactly).
+  std::vector<TruthBox> render(std::uint64_t n, std::uint8_t* plane, std::ptrdiff_t stride, bool draw_objects,
+                               bool sensor_noise = true) const;
 
  private:
   struct Crossing;  // one object's pass through the frame

@@ -2,11 +2,11 @@
  * SECTION:element-cclblobsrc
  * @title: cclblobsrc
  *
- * Generates a GRAY8 scene that looks like a binarizable surveillance view: bright objects
- * (ellipses of several sizes and shapes, values 160..255) moving in straight lines and bouncing
- * off the frame edges, over a dim static background (a gradient and building-like blocks,
- * all below 100). Thresholding at 128 (cudaccl threshold=128) keeps exactly the objects; objects
- * that overlap merge into one component. The same seed and caps give the same frames.
+ * Generates a GRAY8 (or NV12, I420 with grey chroma) scene that looks like a binarizable
+ * surveillance view: bright objects (ellipses of several sizes and shapes, values 160..255) moving in straight lines
+ * and bouncing off the frame edges, over a dim static background (a gradient and building-like blocks, all below 100).
+ * Thresholding at 128 (cudaccl threshold=128) keeps exactly the objects; objects that overlap merge into one component.
+ * The same seed and caps give the same frames.
  *
  * scene=daylight is the hard case for foreground=motion (issue 23): a textured static background
  * (smooth value noise over 25..230), textured objects (rectangles and ellipses, 8..22 % of the
@@ -24,6 +24,22 @@
  *   video/x-raw,format=RGBA ! ccloverlay ! videoconvert ! autovideosink
  * ]|
  *
+ * The hard cases of a motion foreground (issue 33), each on a coloured daylight-like street with
+ * four textured, coloured objects crossing it and its exact truth in GstCclTruthMeta:
+ * scene=gain-step (gain 1 -> 1.3 -> 1 -> 0.7 -> 1, each change over 3 frames, every 100 frames),
+ * scene=ir-switch (night: luma 0.6 x + 70 and grey chroma from frame 150 to 349 of every 400),
+ * scene=shadows (each object casts a shadow: luma x 0.55, chroma unchanged), scene=sway (a
+ * tree-like textured patch sways by a few pixels every frame), scene=stopped-object (an object
+ * stops for 100 frames mid-frame, then leaves) and scene=noise (sensor noise of sigma 4). All
+ * formats carry the same luma; use NV12 or I420 to see the colour. noise=false renders without
+ * sensor noise (for tests).
+ *
+ * |[
+ * gst-launch-1.0 cclblobsrc scene=shadows num-buffers=300 ! video/x-raw,format=NV12 ! \
+ *   cudaccl foreground=motion min-area=50 ! videoconvert ! \
+ *   video/x-raw,format=RGBA ! ccloverlay ! videoconvert ! autovideosink
+ * ]|
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 cclblobsrc num-buffers=300 ! cudaccl threshold=128 ! videoconvert ! \
@@ -33,6 +49,7 @@
 #include "cclblobsrc.h"
 
 #include "ccl_daylight_scene.h"
+#include "ccl_hard_scene.h"
 #include "ccl_truth_attach.h"
 
 #include <config.h>
@@ -47,7 +64,7 @@
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_blob_src_debug);
 #define GST_CAT_DEFAULT gst_ccl_blob_src_debug
 
-enum { PROP_0, PROP_N_BLOBS, PROP_SEED, PROP_SCENE, PROP_DRAW_OBJECTS };
+enum { PROP_0, PROP_N_BLOBS, PROP_SEED, PROP_SCENE, PROP_DRAW_OBJECTS, PROP_NOISE };
 
 #define DEFAULT_N_BLOBS 14u
 #define DEFAULT_SEED 1u
@@ -93,6 +110,17 @@ GType gst_ccl_blob_src_scene_get_type() {
       {GST_CCL_BLOB_SRC_SCENE_BLOBS, "Bright blobs over a dim background (threshold=128 separates them)", "blobs"},
       {GST_CCL_BLOB_SRC_SCENE_DAYLIGHT,
        "Textured objects over a textured background with noise and drift (no threshold separates them)", "daylight"},
+      {GST_CCL_BLOB_SRC_SCENE_GAIN_STEP, "Hard case: the gain steps by +-30 % over 3 frames every 100 frames",
+       "gain-step"},
+      {GST_CCL_BLOB_SRC_SCENE_IR_SWITCH,
+       "Hard case: IR day/night switch (contrast x0.6, level +70, grey chroma) at 150 and back at 350 of every 400",
+       "ir-switch"},
+      {GST_CCL_BLOB_SRC_SCENE_SHADOWS, "Hard case: every object casts a shadow (luma x0.55, chroma unchanged)",
+       "shadows"},
+      {GST_CCL_BLOB_SRC_SCENE_SWAY, "Hard case: a tree-like textured patch sways by a few pixels every frame", "sway"},
+      {GST_CCL_BLOB_SRC_SCENE_STOPPED_OBJECT, "Hard case: an object stops for 100 frames in mid-frame, then leaves",
+       "stopped-object"},
+      {GST_CCL_BLOB_SRC_SCENE_NOISE, "Hard case: strong sensor noise (sigma 4) on a daylight-like street", "noise"},
       {0, nullptr, nullptr}};
   if (g_once_init_enter(&type)) g_once_init_leave(&type, g_enum_register_static("GstCclBlobSrcScene", values));
   return type;
@@ -103,14 +131,15 @@ struct _GstCclBlobSrc {
 
   guint n_blobs, seed;  // properties, guarded by the object lock
   GstCclBlobSrcScene scene;
-  gboolean draw_objects;
+  gboolean draw_objects, noise;
 
   // From set_caps to the next caps.
   GstVideoInfo info;
   std::vector<guint8>* background;  // width x height, tightly packed
   std::vector<Blob>* blobs;
   ccl_demo::DaylightScene* daylight;  // scene=daylight only
-  gboolean current_draw_objects;
+  ccl_demo::HardScene* hard;          // the hard scenes only
+  gboolean current_draw_objects, current_noise;
   guint64 n_frames;
 };
 
@@ -119,7 +148,7 @@ GST_ELEMENT_REGISTER_DEFINE(cclblobsrc, "cclblobsrc", GST_RANK_NONE, GST_TYPE_CC
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
     "src", GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS("video/x-raw, format = (string) GRAY8, width = (int) [ 1, 65535 ], "
+    GST_STATIC_CAPS("video/x-raw, format = (string) { GRAY8, NV12, I420 }, width = (int) [ 1, 65535 ], "
                     "height = (int) [ 1, 65535 ], framerate = " GST_VIDEO_FPS_RANGE));
 
 // Static background: darker at the top, building-like blocks; every value stays below 100.
@@ -155,6 +184,19 @@ static void gst_ccl_blob_src_make_blobs(GstCclBlobSrc* self, guint n, Rng rng) {
   }
 }
 
+// The hard scene a scene value names, if it names one.
+static gboolean gst_ccl_blob_src_hard_case(GstCclBlobSrcScene scene, ccl_demo::HardCase* c) {
+  switch (scene) {
+    case GST_CCL_BLOB_SRC_SCENE_GAIN_STEP: *c = ccl_demo::HardCase::GainStep; return TRUE;
+    case GST_CCL_BLOB_SRC_SCENE_IR_SWITCH: *c = ccl_demo::HardCase::IrSwitch; return TRUE;
+    case GST_CCL_BLOB_SRC_SCENE_SHADOWS: *c = ccl_demo::HardCase::Shadows; return TRUE;
+    case GST_CCL_BLOB_SRC_SCENE_SWAY: *c = ccl_demo::HardCase::Sway; return TRUE;
+    case GST_CCL_BLOB_SRC_SCENE_STOPPED_OBJECT: *c = ccl_demo::HardCase::StoppedObject; return TRUE;
+    case GST_CCL_BLOB_SRC_SCENE_NOISE: *c = ccl_demo::HardCase::Noise; return TRUE;
+    default: return FALSE;
+  }
+}
+
 static gboolean gst_ccl_blob_src_set_caps(GstBaseSrc* src, GstCaps* caps) {
   GstCclBlobSrc* self = GST_CCL_BLOB_SRC(src);
   if (!gst_video_info_from_caps(&self->info, caps)) {
@@ -165,9 +207,18 @@ static gboolean gst_ccl_blob_src_set_caps(GstBaseSrc* src, GstCaps* caps) {
   const guint n = self->n_blobs, seed = self->seed;
   const GstCclBlobSrcScene scene = self->scene;
   self->current_draw_objects = self->draw_objects;
+  self->current_noise = self->noise;
   GST_OBJECT_UNLOCK(self);
   delete self->daylight;
   self->daylight = nullptr;
+  delete self->hard;
+  self->hard = nullptr;
+  ccl_demo::HardCase hard_case;
+  if (gst_ccl_blob_src_hard_case(scene, &hard_case)) {
+    self->hard =
+        new ccl_demo::HardScene(hard_case, GST_VIDEO_INFO_WIDTH(&self->info), GST_VIDEO_INFO_HEIGHT(&self->info), seed);
+    return TRUE;
+  }
   if (scene == GST_CCL_BLOB_SRC_SCENE_DAYLIGHT) {
     self->daylight =
         new ccl_demo::DaylightScene(GST_VIDEO_INFO_WIDTH(&self->info), GST_VIDEO_INFO_HEIGHT(&self->info), seed, n);
@@ -180,8 +231,15 @@ static gboolean gst_ccl_blob_src_set_caps(GstBaseSrc* src, GstCaps* caps) {
 }
 
 static GstCaps* gst_ccl_blob_src_fixate(GstBaseSrc* src, GstCaps* caps) {
+  GstCclBlobSrc* self = GST_CCL_BLOB_SRC(src);
+  GST_OBJECT_LOCK(self);
+  ccl_demo::HardCase hard_case;
+  const bool colour = gst_ccl_blob_src_hard_case(self->scene, &hard_case);
+  GST_OBJECT_UNLOCK(self);
   caps = gst_caps_make_writable(caps);
   GstStructure* s = gst_caps_get_structure(caps, 0);
+  // Where downstream takes any: GRAY8 as before for blobs and daylight, NV12 to show the hard scenes' colour.
+  if (gst_structure_has_field(s, "format")) gst_structure_fixate_field_string(s, "format", colour ? "NV12" : "GRAY8");
   gst_structure_fixate_field_nearest_int(s, "width", DEFAULT_WIDTH);
   gst_structure_fixate_field_nearest_int(s, "height", DEFAULT_HEIGHT);
   gst_structure_fixate_field_nearest_fraction(s, "framerate", 30, 1);
@@ -210,9 +268,30 @@ static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
   }
   guint8* data = static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
   const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0);
+  const bool chroma = GST_VIDEO_INFO_N_COMPONENTS(&info) == 3;
+  if (self->hard) {
+    ccl_demo::PlanesOut planes{data, stride};
+    if (chroma) {
+      planes.u = static_cast<guint8*>(GST_VIDEO_FRAME_COMP_DATA(&frame, 1));
+      planes.v = static_cast<guint8*>(GST_VIDEO_FRAME_COMP_DATA(&frame, 2));
+      planes.c_stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame, 1);
+      planes.c_pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, 1);
+    }
+    const ccl_demo::HardTruth truth =
+        self->hard->render(self->n_frames, planes, self->current_draw_objects, self->current_noise);
+    gst_video_frame_unmap(&frame);
+    gst_ccl_truth_meta_add_hard(buffer, self->n_frames, truth);
+    return gst_ccl_blob_src_finish(self, buffer, out);
+  }
+  // blobs and daylight have no colour: neutral chroma, the same luma in every format.
+  for (guint p = 1; p < GST_VIDEO_FRAME_N_PLANES(&frame); ++p)
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p); ++y)
+      std::fill_n(static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p)) +
+                      gsize(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p),
+                  GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p), guint8(128));
   if (self->daylight) {
     const std::vector<ccl_demo::TruthBox> boxes =
-        self->daylight->render(self->n_frames, data, stride, self->current_draw_objects);
+        self->daylight->render(self->n_frames, data, stride, self->current_draw_objects, self->current_noise);
     gst_video_frame_unmap(&frame);
     gst_ccl_truth_meta_add(buffer, self->n_frames, boxes);
     return gst_ccl_blob_src_finish(self, buffer, out);
@@ -259,6 +338,7 @@ static void gst_ccl_blob_src_set_property(GObject* object, guint prop_id, const 
     case PROP_SEED: self->seed = g_value_get_uint(value); break;
     case PROP_SCENE: self->scene = GstCclBlobSrcScene(g_value_get_enum(value)); break;
     case PROP_DRAW_OBJECTS: self->draw_objects = g_value_get_boolean(value); break;
+    case PROP_NOISE: self->noise = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -272,6 +352,7 @@ static void gst_ccl_blob_src_get_property(GObject* object, guint prop_id, GValue
     case PROP_SEED: g_value_set_uint(value, self->seed); break;
     case PROP_SCENE: g_value_set_enum(value, self->scene); break;
     case PROP_DRAW_OBJECTS: g_value_set_boolean(value, self->draw_objects); break;
+    case PROP_NOISE: g_value_set_boolean(value, self->noise); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -282,6 +363,7 @@ static void gst_ccl_blob_src_finalize(GObject* object) {
   delete self->background;
   delete self->blobs;
   delete self->daylight;
+  delete self->hard;
   G_OBJECT_CLASS(gst_ccl_blob_src_parent_class)->finalize(object);
 }
 
@@ -298,17 +380,20 @@ static void gst_ccl_blob_src_class_init(GstCclBlobSrcClass* klass) {
 
   g_object_class_install_property(
       gobject_class, PROP_N_BLOBS,
-      g_param_spec_uint("n-blobs", "Number of blobs", "Number of moving objects in the scene", 0, MAX_N_BLOBS,
-                        DEFAULT_N_BLOBS, flags));
+      g_param_spec_uint("n-blobs", "Number of blobs",
+                        "Number of moving objects in the blobs and daylight scenes (the hard scenes have 4)", 0,
+                        MAX_N_BLOBS, DEFAULT_N_BLOBS, flags));
   g_object_class_install_property(
       gobject_class, PROP_SEED,
-      g_param_spec_uint("seed", "Seed", "Seed of the scene: background, object sizes, positions and velocities",
-                        0, G_MAXUINT32, DEFAULT_SEED, flags));
+      g_param_spec_uint("seed", "Seed", "Seed of the scene: background, object sizes, positions and velocities", 0,
+                        G_MAXUINT32, DEFAULT_SEED, flags));
   g_object_class_install_property(
       gobject_class, PROP_SCENE,
       g_param_spec_enum("scene", "Scene",
-                        "What to generate: blobs (threshold=128 separates them) or daylight (textured objects over "
-                        "a textured background with noise and drift, ground truth in GstCclTruthMeta)",
+                        "What to generate: blobs (threshold=128 separates them), daylight (textured objects over "
+                        "a textured background with noise and drift, ground truth in GstCclTruthMeta) or a hard "
+                        "case of a motion foreground, with its ground truth: gain-step, ir-switch, shadows, sway, "
+                        "stopped-object, noise",
                         GST_TYPE_CCL_BLOB_SRC_SCENE, DEFAULT_SCENE, flags));
   g_object_class_install_property(
       gobject_class, PROP_DRAW_OBJECTS,
@@ -316,16 +401,26 @@ static void gst_ccl_blob_src_class_init(GstCclBlobSrcClass* klass) {
                            "For tests: FALSE renders the same frames without the moving objects (same background, "
                            "noise and drift)",
                            TRUE, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_NOISE,
+      g_param_spec_boolean("noise", "Sensor noise",
+                           "For tests: FALSE renders the daylight and hard scenes without sensor noise (same "
+                           "frames otherwise)",
+                           TRUE, flags));
 
   gst_element_class_set_static_metadata(
       element_class, "Moving blob test source", "Source/Video",
-      "Generates a surveillance-like GRAY8 scene: bright objects (values 160..255) moving and bouncing over a dim "
+      "Generates a surveillance-like scene (GRAY8, NV12 or I420; blobs and daylight have grey chroma): bright objects "
+      "(values 160..255) moving and bouncing over a dim "
       "static background (values below 100), so threshold=128 in cudaccl finds exactly the objects. Default "
       "640x360 at 30 fps; the same seed and caps give the same frames.\n"
       "scene=daylight: textured objects crossing a textured background with sensor noise and illumination drift, "
       "overlapping in value so no threshold separates them (for cudaccl foreground=motion); each buffer carries the "
       "objects' true boxes as the custom meta \"GstCclTruthMeta\" (structure with frame (guint64) and objects, an "
       "array of structures with id, x, y, width, height, clipped to the frame).\n"
+      "scene=gain-step, ir-switch, shadows, sway, stopped-object, noise: the hard cases of a motion foreground on a "
+      "coloured daylight-like street, each with its truth in GstCclTruthMeta (also the shadows, swaying clutter and "
+      "ghosts, which are not objects, and the lighting; see gst/demo/ccl_truth_meta.h).\n"
       "Example: gst-launch-1.0 cclblobsrc num-buffers=300 ! cudaccl threshold=128 ! videoconvert ! "
       "video/x-raw,format=RGBA ! ccloverlay ! videoconvert ! autovideosink",
       "gst-ccl developers");
@@ -347,7 +442,10 @@ static void gst_ccl_blob_src_init(GstCclBlobSrc* self) {
   self->scene = DEFAULT_SCENE;
   self->draw_objects = TRUE;
   self->current_draw_objects = TRUE;
+  self->noise = TRUE;
+  self->current_noise = TRUE;
   self->daylight = nullptr;
+  self->hard = nullptr;
   gst_video_info_init(&self->info);
   self->background = new std::vector<guint8>();
   self->blobs = new std::vector<Blob>();
