@@ -3,8 +3,9 @@
 //   ccl-track-mot DET_TXT [--min-score S] [--out FILE] [--min-hits N] [--max-misses N]
 //                 [--min-iou F] [--gate F] [--high-score F] [--low-score F] [--boxes detection|estimate]
 // Without options the tracker runs with its defaults (the ccltracker element's). --min-score drops
-// detections below S before the tracker sees them. Each reported box is the matched detection's,
-// or with --boxes estimate the track's Kalman estimate after the match.
+// detections below S before the tracker sees them. Each reported box is the track's Kalman estimate
+// after its match (as ByteTrack and OC-SORT report), or with --boxes detection the matched
+// detection's own box.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
   }
   double min_score = -1e300;
   std::string out_path;
-  bool estimates = false;
+  bool estimates = true;
   ccl::track::Options options;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];

@@ -78,11 +78,9 @@ void Assignment::solve(const std::vector<Candidate>& pairs, int n_tracks, int n_
   }
   for (std::size_t k = 1; k < cluster_start_.size(); ++k) cluster_start_[k] += cluster_start_[k - 1];
   by_cluster_.resize(pairs.size());
-  {
-    std::vector<int> fill(cluster_start_.begin(), cluster_start_.end() - 1);
-    for (std::size_t k = 0; k < pairs.size(); ++k)
-      by_cluster_[std::size_t(fill[std::size_t(cluster_of_root_[std::size_t(root(pairs[k].track))])]++)] = int(k);
-  }
+  fill_.assign(cluster_start_.begin(), cluster_start_.end() - 1);
+  for (std::size_t k = 0; k < pairs.size(); ++k)
+    by_cluster_[std::size_t(fill_[std::size_t(cluster_of_root_[std::size_t(root(pairs[k].track))])]++)] = int(k);
   local_track_.resize(std::size_t(n_tracks), -1);
   local_detection_.resize(std::size_t(n_detections), -1);
   std::vector<int>& match = *detection_of_track;

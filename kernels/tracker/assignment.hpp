@@ -24,7 +24,7 @@ class Assignment {
  private:
   int root(int node);
   // Scratch kept between frames.
-  std::vector<int> parent_, cluster_of_root_, cluster_start_, by_cluster_, local_track_, local_detection_;
+  std::vector<int> parent_, cluster_of_root_, cluster_start_, fill_, by_cluster_, local_track_, local_detection_;
   std::vector<int> tracks_, detections_, col_of_row_;
   std::vector<double> matrix_;
 };

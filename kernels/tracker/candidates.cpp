@@ -11,14 +11,28 @@ bool finite(const Box& b) {
   return std::isfinite(b.x) && std::isfinite(b.y) && std::isfinite(b.width) && std::isfinite(b.height);
 }
 
-// Appends the pair when it passes the test.
-void test_pair(const Query& q, int query, const Detection& d, int detection, float min_iou, std::vector<Candidate>* out) {
-  const float overlap = iou(q.box, d.box);
-  const float dist = distance(q.box.center_x(), q.box.center_y(), d.box.center_x(), d.box.center_y());
-  if (overlap < min_iou && !(dist <= q.gate_px)) return;
-  const float near = q.gate_px > 0 ? std::min(dist / q.gate_px, 1.0f) : 1.0f;
-  out->push_back({(1 - overlap) + near, query, detection});
-}
+// The test of one query against detections, with the query's bounds computed once.
+struct QueryTest {
+  Box box;
+  float x1, y1, cx, cy, gate, gate2, min_iou;
+  QueryTest(const Query& q, float min_iou_)
+      : box(q.box), x1(q.box.x + q.box.width), y1(q.box.y + q.box.height), cx(q.centroid_x), cy(q.centroid_y),
+        gate(q.gate_px), gate2(q.gate_px * q.gate_px), min_iou(min_iou_) {}
+
+  // Appends the pair when it passes; most pairs fail on the first comparisons (no overlap, far).
+  void run(int query, const Detection& d, int detection, std::vector<Candidate>* out) const {
+    const Box& b = d.box;
+    const float dx = cx - d.centroid_x, dy = cy - d.centroid_y, d2 = dx * dx + dy * dy;
+    const bool near = d2 <= gate2;
+    const float iw = std::min(x1, b.x + b.width) - std::max(box.x, b.x);
+    const float ih = std::min(y1, b.y + b.height) - std::max(box.y, b.y);
+    if (!near && !(iw > 0 && ih > 0)) return;
+    const float overlap = iou(box, b);
+    if (overlap < min_iou && !near) return;
+    const float closeness = gate > 0 ? std::min(std::sqrt(d2) / gate, 1.0f) : 1.0f;
+    out->push_back({(1 - overlap) + closeness, query, detection});
+  }
+};
 
 }  // namespace
 
@@ -73,13 +87,16 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
   for (std::size_t q = 0; q < queries.size(); ++q) {
     const Query& query = queries[q];
     const Box& b = query.box;
-    if (!finite(b)) continue;
-    // A detection can pair when its centre lies within the box grown by the larger of the gate and
-    // the largest detection half-size (overlapping boxes have centres that close).
-    const float reach = std::max(query.gate_px, half);
+    if (!finite(b) || !std::isfinite(query.centroid_x) || !std::isfinite(query.centroid_y)) continue;
+    const QueryTest test(query, min_iou);
+    // A detection can pair when its box centre lies within the query's box and centroid grown by
+    // the gate plus the largest detection half-size (its centroid lies in its box).
+    const float reach = query.gate_px + half;
     if (grid) {
-      const float x0 = (b.x - reach - min_x) / cell, x1 = (b.x + b.width + reach - min_x) / cell;
-      const float y0 = (b.y - reach - min_y) / cell, y1 = (b.y + b.height + reach - min_y) / cell;
+      const float x0 = (std::min(b.x, query.centroid_x) - reach - min_x) / cell;
+      const float x1 = (std::max(b.x + b.width, query.centroid_x) + reach - min_x) / cell;
+      const float y0 = (std::min(b.y, query.centroid_y) - reach - min_y) / cell;
+      const float y1 = (std::max(b.y + b.height, query.centroid_y) + reach - min_y) / cell;
       if (x1 >= 0 && y1 >= 0 && x0 < float(cols) && y0 < float(rows)) {
         const int c0 = int(std::max(x0, 0.0f)), c1 = int(std::min(x1, float(cols - 1)));
         const int r0 = int(std::max(y0, 0.0f)), r1 = int(std::min(y1, float(rows - 1)));
@@ -87,11 +104,11 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
           for (int c = c0; c <= c1; ++c) {
             const std::size_t cell_index = std::size_t(r) * std::size_t(cols) + std::size_t(c);
             for (int k = cell_start_[cell_index]; k < cell_start_[cell_index + 1]; ++k)
-              test_pair(query, int(q), detections[by_cell_[std::size_t(k)]], by_cell_[std::size_t(k)], min_iou, out);
+              test.run(int(q), detections[by_cell_[std::size_t(k)]], by_cell_[std::size_t(k)], out);
           }
       }
     }
-    for (int j : big_) test_pair(query, int(q), detections[j], j, min_iou, out);
+    for (int j : big_) test.run(int(q), detections[j], j, out);
   }
 }
 

@@ -15,16 +15,18 @@ struct Candidate {
   int detection;  // index into the detections
 };
 
-// A track as one stage sees it: the box it is expected at and its centre-distance gate (pixels).
+// A track as one stage sees it: the box and centroid it is expected at, and its centroid-distance
+// gate (pixels).
 struct Query {
   Box box;
+  float centroid_x, centroid_y;
   float gate_px;
 };
 
 class CandidateSearch {
  public:
   // Every pair of a query and a detection of `detections[subset[k]]` whose boxes overlap with
-  // IoU >= min_iou or whose box centres are at most gate_px apart. Cost: (1 - IoU) +
+  // IoU >= min_iou or whose centroids are at most gate_px apart. Cost: (1 - IoU) +
   // min(distance / gate_px, 1) (1 with gate_px 0), in [0, 2]. Pairs come query by query (in a fixed
   // order: same input, same pairs in the same order). Detections with a non-finite box have no pair.
   void find(const std::vector<Query>& queries, const Detection* detections, const std::vector<int>& subset,

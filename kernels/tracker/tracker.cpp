@@ -1,13 +1,18 @@
 #include "tracker/tracker.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ccl::track {
 
 namespace {
 
-// A track left unmatched costs as much as the worst pair (costs are in [0, 2]).
-constexpr double kUnmatched = 2.0;
+// A track left unmatched costs as much as the worst pair (costs are in [0, 2], the direction term
+// adds up to half the direction weight).
+constexpr double kUnmatched = 2.5;
+// The direction a track moves in is taken over this many matches (OC-SORT's delta t).
+constexpr std::uint32_t kDirectionSpan = 3;
+constexpr float kPi = 3.14159265358979f;
 // Weak detections continue a track only on a clear overlap (ByteTrack's second stage).
 constexpr float kWeakMinIou = 0.5f;
 
@@ -16,7 +21,16 @@ Options sanitized(Options o) {
   o.min_iou = std::clamp(o.min_iou, 1e-6f, 1.0f);  // IoU 0 would pair boxes that do not touch
   o.gate = std::max(o.gate, 0.0f);
   o.low_score = std::min(o.low_score, o.high_score);
+  o.direction_weight = std::clamp(o.direction_weight, 0.0f, 1.0f);
   return o;
+}
+
+// acos to within 7e-5 rad (Abramowitz and Stegun 4.4.45): the libm call cost more than the rest of
+// a pair's direction term, and the term needs no more precision.
+float fast_acos(float x) {
+  const float a = std::fabs(x);
+  const float r = std::sqrt(1 - a) * (1.5707288f + a * (-0.2121144f + a * (0.0742610f - 0.0187293f * a)));
+  return x >= 0 ? r : kPi - r;
 }
 
 Box lerp(const Box& a, const Box& b, float s) {
@@ -69,17 +83,34 @@ void Tracker::trail(const Track& track, std::vector<TrailPoint>* out) const {
     out->push_back(trail_store_[std::size_t(track.trail_slot) * kTrailLength + (track.trail_head + k) % kTrailLength]);
 }
 
-void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_gate, bool from_last_box) {
+void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_gate) {
   queries_.clear();
   for (int i : query_track_) {
+    // The centroid is expected where it was within the box (a component's centroid need not be
+    // its box's centre).
     const Track& t = tracks_[std::size_t(i)];
-    const Box b = from_last_box ? t.box : t.estimate();
-    queries_.push_back({b, use_gate ? options_.gate * std::max({b.width, b.height, 1.0f}) : 0.0f});
+    const Box b = t.estimate();
+    const float cx = b.center_x() + (t.centroid_x - t.box.center_x()), cy = b.center_y() + (t.centroid_y - t.box.center_y());
+    queries_.push_back({b, cx, cy, use_gate ? options_.gate * std::max({b.width, b.height, 1.0f}) : 0.0f});
   }
   free_detections_.clear();
   for (int j : subset)
     if (track_of_[std::size_t(j)] < 0) free_detections_.push_back(j);
   search_.find(queries_, detections_, free_detections_, min_iou, &pairs_);
+  // OC-SORT's direction consistency: a pair whose step from the track's last centroid agrees with
+  // the direction the track has been moving in costs up to weight/2 less, one against it up to
+  // weight/2 more (scaled by the detection's score).
+  const float weight = options_.direction_weight;
+  for (Candidate& c : pairs_) {
+    const Track& t = tracks_[std::size_t(query_track_[std::size_t(c.track)])];
+    if (weight == 0 || (t.direction_x == 0 && t.direction_y == 0)) continue;
+    const Detection& d = detections_[c.detection];
+    const float dx = d.centroid_x - t.centroid_x, dy = d.centroid_y - t.centroid_y;
+    const float length = std::sqrt(dx * dx + dy * dy);
+    if (!(length > 1e-3f)) continue;
+    const float angle = fast_acos(std::clamp((dx * t.direction_x + dy * t.direction_y) / length, -1.0f, 1.0f));
+    c.cost -= weight * (kPi / 2 - angle) / kPi * std::clamp(d.score, 0.0f, 1.0f);
+  }
   assignment_.solve(pairs_, int(queries_.size()), int(track_of_.size()), kUnmatched, &matched_);
   for (std::size_t k = 0; k < matched_.size(); ++k) {
     const int j = matched_[k];
@@ -108,6 +139,12 @@ void Tracker::match(Track& t, const Detection& d, std::int64_t time) {
   t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
   t.last_time = time;
   add_trail_point(t, d, time);
+  // The direction from the centroid kDirectionSpan matches back (or the oldest kept) to this one.
+  const std::uint32_t back = std::min(kDirectionSpan, t.trail_size - 1);
+  const TrailPoint& from = trail_store_[std::size_t(t.trail_slot) * kTrailLength + (t.trail_head + t.trail_size - 1 - back) % kTrailLength];
+  const float dx = d.centroid_x - from.x, dy = d.centroid_y - from.y, length = std::sqrt(dx * dx + dy * dy);
+  t.direction_x = length > 1e-3f ? dx / length : 0.0f;
+  t.direction_y = length > 1e-3f ? dy / length : 0.0f;
 }
 
 void Tracker::update(const Detection* detections, std::size_t n, std::int64_t time, std::uint32_t* ids) {
@@ -136,20 +173,20 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       if (take && detection_of_[i] < 0) query_track_.push_back(int(i));
     }
   };
-  // 1. Confirmed and lost tracks' predictions against strong detections.
+  // 1. Confirmed and lost tracks' predictions against strong detections: first by overlap alone,
+  //    then, for what is left, by overlap or centroid distance (the gate). A detection that overlaps
+  //    a prediction goes to it before a track that is merely near (a fragment of another object).
   select(true, true, false);
-  associate(strong_, options_.min_iou, true, false);
+  associate(strong_, options_.min_iou, false);
+  select(true, true, false);
+  associate(strong_, options_.min_iou, true);
   // 2. Confirmed tracks still unmatched against weak detections (an occluded, low-score object).
   select(true, false, false);
-  associate(weak_, kWeakMinIou, false, false);
-  // 3. Recovery: tracks still unmatched, by their last matched box rather than a prediction that
-  //    may have drifted while they coasted (OC-SORT's observation-centric recovery).
-  select(true, true, false);
-  associate(strong_, options_.min_iou, false, true);
-  // 4. Tentative tracks against what strong detections are left: confirmed objects choose first,
+  associate(weak_, kWeakMinIou, false);
+  // 3. Tentative tracks against what strong detections are left: confirmed objects choose first,
   //    so a track started on noise cannot take a confirmed object's detection.
   select(false, false, true);
-  associate(strong_, options_.min_iou, true, false);
+  associate(strong_, options_.min_iou, true);
 
   // Lifecycle, in track order; survivors move down in place, new tracks are appended after them.
   std::size_t kept = 0;

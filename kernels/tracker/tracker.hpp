@@ -1,7 +1,7 @@
 // A multi-object tracker over detections (connected components, or a detector's scored boxes): no
 // GStreamer, no GPU, plain portable C++. Each frame's detections get a track id by association in
 // stages against the tracks' Kalman predictions (ByteTrack's strong-then-weak stages, OC-SORT's
-// recovery from the last observation). Design, lifecycle and determinism: kernels/tracker/README.md.
+// re-update after occlusion and direction consistency). Design, lifecycle and determinism: kernels/tracker/README.md.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +25,9 @@ struct Options {
   // (only continues tracks, with IoU >= 0.5), below low_score ignored.
   float high_score = 0.8f;
   float low_score = 0.1f;
+  // OC-SORT's velocity direction consistency: weight of the agreement between a track's recent
+  // direction and the step to a candidate (0 = off, at most 1).
+  float direction_weight = 0.3f;
 };
 
 enum class TrackState {
@@ -65,6 +68,7 @@ struct Track {
   std::int64_t first_time = 0, last_time = 0;
   BoxFilter filter;          // the motion model now (after this frame's prediction / match)
   BoxFilter at_last_match;   // the motion model right after its last match (where recovery restarts)
+  float direction_x = 0, direction_y = 0;  // unit vector of its recent observed motion (0, 0: none yet)
   std::uint32_t trail_slot = 0, trail_head = 0, trail_size = 0;  // its ring in the Tracker's trail store
 
   Box estimate() const { return filter.box(); }  // where the model puts the object now
@@ -101,9 +105,9 @@ class Tracker {
   void set_options(const Options& options);
 
  private:
-  // One association stage: `queries[k]` is tracks_[query_track[k]]; matched pairs are written to
-  // detection_of_ / track_of_.
-  void associate(const std::vector<int>& subset, float min_iou, bool use_gate, bool from_last_box);
+  // One association stage: the tracks query_track_ against the free detections of `subset`; the
+  // matched pairs are written to detection_of_ / track_of_.
+  void associate(const std::vector<int>& subset, float min_iou, bool use_gate);
   void match(Track& t, const Detection& d, std::int64_t time);
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
   std::uint32_t take_id();

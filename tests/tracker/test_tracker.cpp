@@ -238,7 +238,7 @@ TEST(Tracker, SameInputSameIds) {
 }
 
 // The grid finds exactly the pairs that a scan of every (query, detection) pair finds (IoU >=
-// min_iou or centre distance <= gate), with the costs of the formula.
+// min_iou or centroid distance <= gate), with the costs of the formula.
 TEST(CandidateSearch, FindsWhatBruteForceFinds) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> pos(0, 1000), side(2, 40), g(0, 60);
@@ -246,7 +246,10 @@ TEST(CandidateSearch, FindsWhatBruteForceFinds) {
   for (int round = 0; round < 20; ++round) {
     std::vector<ccl::track::Query> q;
     std::vector<ccl::track::Detection> d(303);
-    for (int t = 0; t < 302; ++t) q.push_back({{pos(rng), pos(rng), side(rng), side(rng)}, g(rng)});
+    for (int t = 0; t < 302; ++t) {
+      const ccl::track::Box b{pos(rng), pos(rng), side(rng), side(rng)};
+      q.push_back({b, b.x + b.width / 4, b.y + b.height * 0.6f, g(rng)});  // centroids off the box centres
+    }
     if (round % 2 == 1)  // a few queries with far larger gates, and a few huge detections
       for (int t = 0; t < 5; ++t) q[std::size_t(t * 60)].gate_px = 150.0f + 50.0f * float(t);
     for (auto& x : d) x.box = {pos(rng), pos(rng), side(rng), side(rng)};
@@ -256,6 +259,8 @@ TEST(CandidateSearch, FindsWhatBruteForceFinds) {
     d[std::size_t(round)].box.x = std::nanf("");
     d[std::size_t(round) + 40].box.y = 1e12f;
     d[std::size_t(round) + 80].box.x = -1e12f;
+    for (auto& x : d)  // centroids off the box centres, inside the boxes (as a component's)
+      x.centroid_x = x.box.x + x.box.width / 3, x.centroid_y = x.box.y + x.box.height * 0.7f;
     std::vector<int> subset;
     for (int j = 0; j < 303; ++j)
       if (j % 5 != 1) subset.push_back(j);  // a subset: the stage's free detections
@@ -267,9 +272,10 @@ TEST(CandidateSearch, FindsWhatBruteForceFinds) {
       for (int j : subset) {
         const ccl::track::Box& a = q[std::size_t(t)].box;
         const ccl::track::Box& b = d[std::size_t(j)].box;
-        if (!std::isfinite(b.x) || !std::isfinite(b.y)) continue;
+        if (!std::isfinite(b.x) || !std::isfinite(b.y) || std::fabs(b.x) > 1e9f || std::fabs(b.y) > 1e9f) continue;
         const float o = ccl::track::iou(a, b);
-        const float dist = std::hypot(a.x + a.width / 2 - (b.x + b.width / 2), a.y + a.height / 2 - (b.y + b.height / 2));
+        const float dist = std::hypot(q[std::size_t(t)].centroid_x - d[std::size_t(j)].centroid_x,
+                                      q[std::size_t(t)].centroid_y - d[std::size_t(j)].centroid_y);
         const float gp = q[std::size_t(t)].gate_px;
         if (o >= 0.1f || dist <= gp) want[{t, j}] = (1 - o) + (gp > 0 ? std::min(dist / gp, 1.0f) : 1.0f);
       }
