@@ -7,12 +7,19 @@
 namespace ccl::track {
 
 void hungarian(const std::vector<double>& cost, int rows, int cols, std::vector<int>* col_of_row) {
+  HungarianScratch scratch;
+  hungarian(cost, rows, cols, col_of_row, &scratch);
+}
+
+void hungarian(const std::vector<double>& cost, int rows, int cols, std::vector<int>* col_of_row, HungarianScratch* s) {
   // Potentials u (rows), v (cols); p[j] = row assigned to column j (1-based, 0 = none); the classic
   // O(rows^2 cols) shortest augmenting path form.
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  std::vector<double> u(std::size_t(rows) + 1, 0), v(std::size_t(cols) + 1, 0), min_to(std::size_t(cols) + 1);
-  std::vector<int> p(std::size_t(cols) + 1, 0), way(std::size_t(cols) + 1, 0);
-  std::vector<char> used(std::size_t(cols) + 1);
+  std::vector<double>&u = s->u, &v = s->v, &min_to = s->min_to;
+  std::vector<int>&p = s->p, &way = s->way;
+  std::vector<char>& used = s->used;
+  u.assign(std::size_t(rows) + 1, 0), v.assign(std::size_t(cols) + 1, 0), min_to.resize(std::size_t(cols) + 1);
+  p.assign(std::size_t(cols) + 1, 0), way.assign(std::size_t(cols) + 1, 0), used.resize(std::size_t(cols) + 1);
   for (int i = 1; i <= rows; ++i) {
     p[0] = i;
     int j0 = 0;
@@ -58,43 +65,50 @@ int Assignment::root(int node) {
 void Assignment::solve(const std::vector<Candidate>& pairs, int n_tracks, int n_detections, double unmatched,
                        std::vector<int>* detection_of_track) {
   detection_of_track->assign(std::size_t(n_tracks), -1);
-  if (pairs.empty()) return;
-  // Clusters: connected parts of the graph whose nodes are tracks (0..n_tracks-1) and detections
-  // (n_tracks + j) and whose edges are the pairs.
+  std::vector<int>& match = *detection_of_track;
+  // A pair alone on its track and its detection contests nothing: taken at once (most pairs are).
+  // Per-node scratch is sized once and reset where it was touched, not filled each call.
   const std::size_t nodes = std::size_t(n_tracks) + std::size_t(n_detections);
-  parent_.resize(nodes);
-  for (std::size_t i = 0; i < nodes; ++i) parent_[i] = int(i);
+  if (pair_count_.size() < nodes) pair_count_.resize(nodes, 0), cluster_of_root_.resize(nodes, -1), parent_.resize(nodes);
+  int* const count = pair_count_.data();
+  for (const Candidate& c : pairs) ++count[c.track], ++count[n_tracks + c.detection];
+  contested_.clear();
   for (const Candidate& c : pairs) {
+    if (count[c.track] > 1 || count[n_tracks + c.detection] > 1)
+      contested_.push_back(c);
+    else if (c.cost < unmatched)
+      match[std::size_t(c.track)] = c.detection;
+  }
+  for (const Candidate& c : pairs) count[c.track] = count[n_tracks + c.detection] = 0;
+  if (contested_.empty()) return;
+  // Clusters: connected parts of the graph whose nodes are tracks (0..n_tracks-1) and detections
+  // (n_tracks + j) and whose edges are the contested pairs.
+  const std::vector<Candidate>& rest = contested_;
+  for (const Candidate& c : rest) parent_[std::size_t(c.track)] = c.track, parent_[std::size_t(n_tracks + c.detection)] = n_tracks + c.detection;
+  for (const Candidate& c : rest) {
     const int a = root(c.track), b = root(n_tracks + c.detection);
     if (a != b) parent_[std::size_t(std::max(a, b))] = std::min(a, b);
   }
   // Clusters numbered in order of their first pair; pairs grouped by cluster, in order (stable).
-  cluster_of_root_.assign(nodes, -1);
   cluster_start_.assign(1, 0);
-  for (const Candidate& c : pairs) {
+  for (const Candidate& c : rest) {
     int& cluster = cluster_of_root_[std::size_t(root(c.track))];
     if (cluster < 0) cluster = int(cluster_start_.size()) - 1, cluster_start_.push_back(0);
     ++cluster_start_[std::size_t(cluster) + 1];
   }
   for (std::size_t k = 1; k < cluster_start_.size(); ++k) cluster_start_[k] += cluster_start_[k - 1];
-  by_cluster_.resize(pairs.size());
+  by_cluster_.resize(rest.size());
   fill_.assign(cluster_start_.begin(), cluster_start_.end() - 1);
-  for (std::size_t k = 0; k < pairs.size(); ++k)
-    by_cluster_[std::size_t(fill_[std::size_t(cluster_of_root_[std::size_t(root(pairs[k].track))])]++)] = int(k);
+  for (std::size_t k = 0; k < rest.size(); ++k)
+    by_cluster_[std::size_t(fill_[std::size_t(cluster_of_root_[std::size_t(root(rest[k].track))])]++)] = int(k);
   local_track_.resize(std::size_t(n_tracks), -1);
   local_detection_.resize(std::size_t(n_detections), -1);
-  std::vector<int>& match = *detection_of_track;
   for (std::size_t cl = 0; cl + 1 < cluster_start_.size(); ++cl) {
     const int begin = cluster_start_[cl], end = cluster_start_[cl + 1];
-    if (end - begin == 1) {  // a lone pair: nothing contests it
-      const Candidate& c = pairs[std::size_t(by_cluster_[std::size_t(begin)])];
-      if (c.cost < unmatched) match[std::size_t(c.track)] = c.detection;
-      continue;
-    }
     // The cluster's tracks and detections in ascending index, numbered locally.
     tracks_.clear(), detections_.clear();
     for (int k = begin; k < end; ++k) {
-      const Candidate& c = pairs[std::size_t(by_cluster_[std::size_t(k)])];
+      const Candidate& c = rest[std::size_t(by_cluster_[std::size_t(k)])];
       tracks_.push_back(c.track), detections_.push_back(c.detection);
     }
     std::sort(tracks_.begin(), tracks_.end());
@@ -109,12 +123,12 @@ void Assignment::solve(const std::vector<Candidate>& pairs, int n_tracks, int n_
     const int cols = int(by_track ? detections_.size() : tracks_.size());
     matrix_.assign(std::size_t(rows) * std::size_t(cols), unmatched);
     for (int k = begin; k < end; ++k) {
-      const Candidate& c = pairs[std::size_t(by_cluster_[std::size_t(k)])];
+      const Candidate& c = rest[std::size_t(by_cluster_[std::size_t(k)])];
       const int t = local_track_[std::size_t(c.track)], d = local_detection_[std::size_t(c.detection)];
       double& cell = matrix_[by_track ? std::size_t(t) * std::size_t(cols) + std::size_t(d) : std::size_t(d) * std::size_t(cols) + std::size_t(t)];
       cell = std::min(cell, double(c.cost));
     }
-    hungarian(matrix_, rows, cols, &col_of_row_);
+    hungarian(matrix_, rows, cols, &col_of_row_, &scratch_);
     for (int r = 0; r < rows; ++r) {
       const int col = col_of_row_[std::size_t(r)];
       if (col < 0 || !(matrix_[std::size_t(r) * std::size_t(cols) + std::size_t(col)] < unmatched)) continue;
@@ -124,6 +138,7 @@ void Assignment::solve(const std::vector<Candidate>& pairs, int n_tracks, int n_
     for (int t : tracks_) local_track_[std::size_t(t)] = -1;
     for (int d : detections_) local_detection_[std::size_t(d)] = -1;
   }
+  for (const Candidate& c : rest) cluster_of_root_[std::size_t(root(c.track))] = -1;
 }
 
 }  // namespace ccl::track

@@ -14,6 +14,14 @@ namespace ccl::track {
 // every row. Deterministic (fixed scan order, ties to the first).
 void hungarian(const std::vector<double>& cost, int rows, int cols, std::vector<int>* col_of_row);
 
+// Its working arrays, kept by a caller that solves many matrices.
+struct HungarianScratch {
+  std::vector<double> u, v, min_to;
+  std::vector<int> p, way;
+  std::vector<char> used;
+};
+void hungarian(const std::vector<double>& cost, int rows, int cols, std::vector<int>* col_of_row, HungarianScratch* scratch);
+
 class Assignment {
  public:
   // detection_of_track[t] = the detection matched to query t, or -1. A track left unmatched counts
@@ -25,8 +33,10 @@ class Assignment {
   int root(int node);
   // Scratch kept between frames.
   std::vector<int> parent_, cluster_of_root_, cluster_start_, fill_, by_cluster_, local_track_, local_detection_;
-  std::vector<int> tracks_, detections_, col_of_row_;
+  std::vector<int> tracks_, detections_, col_of_row_, pair_count_;
+  std::vector<Candidate> contested_;
   std::vector<double> matrix_;
+  HungarianScratch scratch_;
 };
 
 }  // namespace ccl::track

@@ -77,6 +77,20 @@ void Tracker::add_trail_point(Track& t, const Detection& d, std::int64_t time) {
     t.trail_head = (t.trail_head + 1) % kTrailLength;
 }
 
+// The direction from the centroid kDirectionSpan matches back (or the oldest kept) to the last one;
+// false while the track has not moved (or has one point).
+bool Tracker::direction_of(const Track& t, float* ux, float* uy) const {
+  if (t.trail_size < 2) return false;
+  const std::uint32_t back = std::min(kDirectionSpan, t.trail_size - 1);
+  const TrailPoint* ring = &trail_store_[std::size_t(t.trail_slot) * kTrailLength];
+  const TrailPoint& from = ring[(t.trail_head + t.trail_size - 1 - back) % kTrailLength];
+  const TrailPoint& to = ring[(t.trail_head + t.trail_size - 1) % kTrailLength];
+  const float dx = to.x - from.x, dy = to.y - from.y, length = std::sqrt(dx * dx + dy * dy);
+  if (!(length > 1e-3f)) return false;
+  *ux = dx / length, *uy = dy / length;
+  return true;
+}
+
 void Tracker::trail(const Track& track, std::vector<TrailPoint>* out) const {
   out->clear();
   for (std::uint32_t k = 0; k < track.trail_size; ++k)
@@ -100,18 +114,29 @@ void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_
   // OC-SORT's direction consistency: a pair whose step from the track's last centroid agrees with
   // the direction the track has been moving in costs up to weight/2 less, one against it up to
   // weight/2 more (scaled by the detection's score).
+  // Only pairs that share their track or detection with another pair are compared with anything
+  // but "unmatched" (which costs more than any pair): the others need no direction term.
   const float weight = options_.direction_weight;
+  pairs_of_track_.assign(queries_.size(), 0);
+  for (const Candidate& c : pairs_) ++pairs_of_track_[std::size_t(c.track)], ++pairs_of_detection_[std::size_t(c.detection)];
   for (Candidate& c : pairs_) {
     const Track& t = tracks_[std::size_t(query_track_[std::size_t(c.track)])];
-    if (weight == 0 || (t.direction_x == 0 && t.direction_y == 0)) continue;
+    if (pairs_of_track_[std::size_t(c.track)] == 1 && pairs_of_detection_[std::size_t(c.detection)] == 1) continue;
+    float ux, uy;
+    if (weight == 0 || !direction_of(t, &ux, &uy)) continue;
     const Detection& d = detections_[c.detection];
     const float dx = d.centroid_x - t.centroid_x, dy = d.centroid_y - t.centroid_y;
     const float length = std::sqrt(dx * dx + dy * dy);
     if (!(length > 1e-3f)) continue;
-    const float angle = fast_acos(std::clamp((dx * t.direction_x + dy * t.direction_y) / length, -1.0f, 1.0f));
+    const float angle = fast_acos(std::clamp((dx * ux + dy * uy) / length, -1.0f, 1.0f));
     c.cost -= weight * (kPi / 2 - angle) / kPi * std::clamp(d.score, 0.0f, 1.0f);
   }
-  assignment_.solve(pairs_, int(queries_.size()), int(track_of_.size()), kUnmatched, &matched_);
+  for (const Candidate& c : pairs_) pairs_of_detection_[std::size_t(c.detection)] = 0;  // clean for the next stage
+  take(pairs_);
+}
+
+void Tracker::take(const std::vector<Candidate>& pairs) {
+  assignment_.solve(pairs, int(queries_.size()), int(track_of_.size()), kUnmatched, &matched_);
   for (std::size_t k = 0; k < matched_.size(); ++k) {
     const int j = matched_[k];
     if (j < 0) continue;
@@ -139,12 +164,6 @@ void Tracker::match(Track& t, const Detection& d, std::int64_t time) {
   t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
   t.last_time = time;
   add_trail_point(t, d, time);
-  // The direction from the centroid kDirectionSpan matches back (or the oldest kept) to this one.
-  const std::uint32_t back = std::min(kDirectionSpan, t.trail_size - 1);
-  const TrailPoint& from = trail_store_[std::size_t(t.trail_slot) * kTrailLength + (t.trail_head + t.trail_size - 1 - back) % kTrailLength];
-  const float dx = d.centroid_x - from.x, dy = d.centroid_y - from.y, length = std::sqrt(dx * dx + dy * dy);
-  t.direction_x = length > 1e-3f ? dx / length : 0.0f;
-  t.direction_y = length > 1e-3f ? dy / length : 0.0f;
 }
 
 void Tracker::update(const Detection* detections, std::size_t n, std::int64_t time, std::uint32_t* ids) {
@@ -165,6 +184,7 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   }
   detection_of_.assign(n_tracks, -1);
   track_of_.assign(n, -1);
+  pairs_of_detection_.assign(n, 0);
   auto select = [&](bool confirmed, bool lost, bool tentative) {
     query_track_.clear();
     for (std::size_t i = 0; i < n_tracks; ++i) {
@@ -175,7 +195,8 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   };
   // 1. Confirmed and lost tracks' predictions against strong detections: first by overlap alone,
   //    then, for what is left, by overlap or centroid distance (the gate). A detection that overlaps
-  //    a prediction goes to it before a track that is merely near (a fragment of another object).
+  //    a prediction goes to it before a track that is merely near (a fragment of another object);
+  //    and the second search, over few tracks and detections, costs little.
   select(true, true, false);
   associate(strong_, options_.min_iou, false);
   select(true, true, false);

@@ -68,12 +68,11 @@ struct Track {
   std::int64_t first_time = 0, last_time = 0;
   BoxFilter filter;          // the motion model now (after this frame's prediction / match)
   BoxFilter at_last_match;   // the motion model right after its last match (where recovery restarts)
-  float direction_x = 0, direction_y = 0;  // unit vector of its recent observed motion (0, 0: none yet)
   std::uint32_t trail_slot = 0, trail_head = 0, trail_size = 0;  // its ring in the Tracker's trail store
 
   Box estimate() const { return filter.box(); }  // where the model puts the object now
-  float velocity_x() const { return filter.cx.v; }  // box centre, pixels per frame
-  float velocity_y() const { return filter.cy.v; }
+  float velocity_x() const { return filter.vx; }  // box centre, pixels per frame
+  float velocity_y() const { return filter.vy; }
 };
 
 class Tracker {
@@ -107,9 +106,13 @@ class Tracker {
  private:
   // One association stage: the tracks query_track_ against the free detections of `subset`; the
   // matched pairs are written to detection_of_ / track_of_.
+  // With use_gate, pairs by centroid distance too.
   void associate(const std::vector<int>& subset, float min_iou, bool use_gate);
+  // Matches `pairs` (one Hungarian assignment per cluster) and records the matches.
+  void take(const std::vector<Candidate>& pairs);
   void match(Track& t, const Detection& d, std::int64_t time);
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
+  bool direction_of(const Track& t, float* ux, float* uy) const;
   std::uint32_t take_id();
   std::uint32_t take_trail_slot();
 
@@ -123,7 +126,7 @@ class Tracker {
   // Per-frame scratch, kept so a frame allocates nothing once the sizes settled.
   const Detection* detections_ = nullptr;
   std::vector<int> detection_of_, track_of_;  // per track / per detection: the match or -1
-  std::vector<int> strong_, weak_, query_track_, free_detections_, matched_;
+  std::vector<int> strong_, weak_, query_track_, free_detections_, matched_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;
   CandidateSearch search_;
