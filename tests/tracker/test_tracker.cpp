@@ -189,6 +189,123 @@ TEST(Tracker, MissedFramesWithinMaxMissesKeepTheId) {
   }
 }
 
+// A confirmed track that misses a frame is lost (coasting) and says so once; matched again it is
+// re-acquired under its id; missing more than max_misses frames it ends.
+TEST(Tracker, LifecycleStartedLostReacquiredEnded) {
+  ccl::track::Options o;
+  o.min_hits = 2, o.max_misses = 4;
+  Tracker tracker(o);
+  const std::vector<Mover> one = {{1, 100, 100, 12, 12, 3, 0}};
+  using Kind = ccl::track::Event::Kind;
+  std::vector<std::pair<int, Kind>> events;
+  std::vector<ccl::track::TrackState> states;
+  for (int i = 0; i < 20; ++i) {
+    synth::Frame f = synth::render(one, i, kW, kH);
+    if ((i >= 3 && i < 6) || i >= 10) f.detections.clear();  // hidden in frames 3-5, gone from 10
+    std::vector<std::uint32_t> ids(f.detections.size());
+    tracker.update(f.detections.data(), f.detections.size(), i, ids.data());
+    for (const auto& e : tracker.events()) {
+      EXPECT_EQ(e.id, 1u);
+      events.emplace_back(i, e.kind);
+    }
+    if (i == 4) states.push_back(tracker.tracks().at(0).state);
+    if (i == 6) {
+      ASSERT_EQ(ids.size(), 1u);
+      EXPECT_EQ(ids[0], 1u) << "re-acquired under its id";
+      states.push_back(tracker.tracks().at(0).state);
+    }
+  }
+  const std::vector<std::pair<int, Kind>> want = {
+      {1, Kind::Started}, {3, Kind::Lost}, {6, Kind::Reacquired}, {10, Kind::Lost}, {14, Kind::Ended}};
+  EXPECT_EQ(events, want);
+  EXPECT_EQ(states, (std::vector<ccl::track::TrackState>{ccl::track::TrackState::Lost, ccl::track::TrackState::Confirmed}));
+  EXPECT_TRUE(tracker.tracks().empty());
+}
+
+// The trail: the centroids of the track's last kTrailLength matches, oldest first, with their
+// times; frames without a match add nothing.
+TEST(Tracker, TrailHoldsTheLastMatchedCentroids) {
+  Tracker tracker;
+  const Mover m{1, 10, 200, 10, 10, 2, 1};
+  std::vector<ccl::track::TrailPoint> want;
+  for (int i = 0; i < 60; ++i) {
+    synth::Frame f = synth::render({m}, i, kW, kH);
+    if (i == 30 || i == 31) f.detections.clear();
+    std::vector<std::uint32_t> ids(f.detections.size());
+    tracker.update(f.detections.data(), f.detections.size(), 100 + i, ids.data());
+    // The rendered component's centroid: the box's pixel centres' mean, x + (w - 1) / 2.
+    if (!f.detections.empty()) want.push_back({m.x + 2.0f * float(i) + 4.5f, m.y + 1.0f * float(i) + 4.5f, 100 + i});
+  }
+  ASSERT_EQ(tracker.tracks().size(), 1u);
+  std::vector<ccl::track::TrailPoint> trail;
+  tracker.trail(tracker.tracks()[0], &trail);
+  ASSERT_EQ(trail.size(), std::size_t(Tracker::kTrailLength));
+  want.erase(want.begin(), want.end() - Tracker::kTrailLength);
+  for (std::size_t k = 0; k < trail.size(); ++k) {
+    EXPECT_NEAR(trail[k].x, want[k].x, 1e-3f) << k;
+    EXPECT_NEAR(trail[k].y, want[k].y, 1e-3f) << k;
+    EXPECT_EQ(trail[k].time, want[k].time) << k;
+  }
+}
+
+// Scores (ByteTrack's stages): a weak detection (low_score <= score < high_score) never starts a
+// track but continues a confirmed one it overlaps; one below low_score is ignored.
+TEST(Tracker, WeakDetectionsOnlyContinueTracks) {
+  ccl::track::Options o;
+  o.min_hits = 2, o.high_score = 0.8f, o.low_score = 0.2f;
+  Tracker tracker(o);
+  auto detection = [](float x, float score) {
+    ccl::track::Detection d;
+    d.box = {x, 50, 20, 40};
+    d.centroid_x = x + 10, d.centroid_y = 70, d.score = score;
+    return d;
+  };
+  std::vector<std::uint32_t> ids(2);
+  for (int i = 0; i < 6; ++i) {
+    // A weak object at x 300 throughout; a strong one at x 10 that turns weak from frame 3.
+    const std::vector<ccl::track::Detection> d = {detection(10.0f + float(i), i < 3 ? 0.9f : 0.5f), detection(300, 0.5f)};
+    tracker.update(d.data(), d.size(), i, ids.data());
+    EXPECT_EQ(ids[1], 0u) << "frame " << i << ": a weak detection started a track";
+    if (i >= 1) EXPECT_EQ(ids[0], 1u) << "frame " << i << ": the track did not continue on the weak detection";
+  }
+  EXPECT_EQ(tracker.tracks().size(), 1u);
+  const std::vector<ccl::track::Detection> faint = {detection(16, 0.1f)};
+  ids.assign(1, 7);
+  tracker.update(faint.data(), 1, 6, ids.data());
+  EXPECT_EQ(ids[0], 0u) << "below low_score: ignored";
+  EXPECT_EQ(tracker.tracks().at(0).state, ccl::track::TrackState::Lost);
+}
+
+// OC-SORT's re-update: a track found again after k missed frames ends in the state of one that
+// saw the straight path between its two observations, one point per missed frame (not in that of
+// a filter that coasted k frames and took one observation). Here an object moving 4 px a frame is
+// hidden for 6 frames, in which it slows to 2 px a frame.
+TEST(Tracker, ReacquiredTrackIsReupdatedAlongItsObservedPath) {
+  auto at = [](float x) {
+    ccl::track::Detection d;
+    d.box = {x, 100, 30, 30 + x / 10};  // growing: the size's filter is re-run too
+    d.centroid_x = d.box.center_x(), d.centroid_y = d.box.center_y();
+    return d;
+  };
+  Tracker hidden, seen;
+  std::vector<std::uint32_t> ids(1);
+  for (int frame = 0; frame < 27; ++frame) {
+    const float x = frame < 20 ? 50.0f + 4.0f * float(frame) : 126.0f + 2.0f * float(frame - 19);
+    const ccl::track::Detection d = at(x);
+    hidden.update(&d, frame < 20 || frame == 26 ? 1 : 0, frame, ids.data());
+    seen.update(&d, 1, frame, ids.data());
+  }
+  ASSERT_EQ(hidden.tracks().size(), 1u);
+  ASSERT_EQ(seen.tracks().size(), 1u);
+  const ccl::track::Track &a = hidden.tracks()[0], &b = seen.tracks()[0];
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_NEAR(a.estimate().x, b.estimate().x, 1e-3f);
+  EXPECT_NEAR(a.estimate().height, b.estimate().height, 1e-3f);
+  EXPECT_NEAR(a.velocity_x(), b.velocity_x(), 1e-4f);
+  EXPECT_NEAR(a.filter.vh, b.filter.vh, 1e-4f);
+  EXPECT_NEAR(a.filter.pp, b.filter.pp, 1e-3f) << "the covariance of the observed path, not of coasting";
+}
+
 TEST(Tracker, ResetForgetsTracksAndNeverReusesIds) {
   const std::vector<Mover> movers = lanes(3, 3, 2);
   Tracker tracker;
