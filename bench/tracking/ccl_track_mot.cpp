@@ -1,7 +1,8 @@
 // ccl-track-mot: runs the tracker core over a MOTChallenge det.txt and writes its confirmed tracks
 // in MOT results format (frame,id,x,y,w,h,1,-1,-1,-1), for any MOT scorer. Usage:
 //   ccl-track-mot DET_TXT [--min-score S] [--out FILE] [--min-hits N] [--max-misses N]
-//                 [--min-iou F] [--gate F] [--high-score F] [--low-score F] [--boxes detection|estimate]
+//                 [--min-iou F] [--gate F] [--high-score F] [--low-score F] [--direction-weight F]
+//                 [--boxes detection|estimate]
 // Without options the tracker runs with its defaults (the ccltracker element's). --min-score drops
 // detections below S before the tracker sees them. Each reported box is the track's Kalman estimate
 // after its match (as ByteTrack and OC-SORT report), or with --boxes detection the matched
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
     else if (arg == "--gate") options.gate = float(std::atof(v));
     else if (arg == "--high-score") options.high_score = float(std::atof(v));
     else if (arg == "--low-score") options.low_score = float(std::atof(v));
+    else if (arg == "--direction-weight") options.direction_weight = float(std::atof(v));
     else if (arg == "--boxes") estimates = std::string(v) == "estimate";
     else {
       std::fprintf(stderr, "unknown option %s\n", arg.c_str());
