@@ -1,5 +1,5 @@
 // What the tracker associates, a frame's detection (a component, or a detector's box with a score),
-// and its measures: box overlap (IoU) and centre distance.
+// and its overlap measure (IoU).
 #pragma once
 
 #include <algorithm>
@@ -38,11 +38,6 @@ inline float iou(const Box& a, const Box& b) {
   const float both = intersection(a, b);
   const float either = area_of(a) + area_of(b) - both;
   return either > 0 ? both / either : 0.0f;
-}
-
-inline float distance(float ax, float ay, float bx, float by) {
-  const float dx = ax - bx, dy = ay - by;
-  return std::sqrt(dx * dx + dy * dy);
 }
 
 }  // namespace ccl::track

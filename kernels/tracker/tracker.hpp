@@ -77,7 +77,7 @@ struct Track {
 
 class Tracker {
  public:
-  static constexpr std::uint32_t kTrailLength = 32;  // points kept per track
+  static constexpr std::uint32_t kTrailLength = 16;  // points kept per track
 
   explicit Tracker(const Options& options = Options{});
 

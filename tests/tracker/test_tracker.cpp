@@ -266,7 +266,9 @@ TEST(Tracker, WeakDetectionsOnlyContinueTracks) {
     const std::vector<ccl::track::Detection> d = {detection(10.0f + float(i), i < 3 ? 0.9f : 0.5f), detection(300, 0.5f)};
     tracker.update(d.data(), d.size(), i, ids.data());
     EXPECT_EQ(ids[1], 0u) << "frame " << i << ": a weak detection started a track";
-    if (i >= 1) EXPECT_EQ(ids[0], 1u) << "frame " << i << ": the track did not continue on the weak detection";
+    if (i >= 1) {
+      EXPECT_EQ(ids[0], 1u) << "frame " << i << ": the track did not continue on the weak detection";
+    }
   }
   EXPECT_EQ(tracker.tracks().size(), 1u);
   const std::vector<ccl::track::Detection> faint = {detection(16, 0.1f)};
