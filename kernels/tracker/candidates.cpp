@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace ccl::track {
 
@@ -23,18 +24,21 @@ struct QueryTest {
         cy(q.centroid_y), inv_gate(q.gate_px > 0 ? 1 / q.gate_px : 0.0f), gate2(q.gate_px * q.gate_px), min_iou(min_iou_) {}
 
   // Writes the pair to *slot and returns whether it passes: branch-free, as whether a pair passes
-  // is a coin toss the CPU cannot predict (a mispredicted branch cost more than the whole test).
-  // NaN anywhere fails every comparison: no pair.
+  // is a coin toss the CPU cannot predict. NaN anywhere fails every comparison: no pair. Without a
+  // gate (kGate false) the closeness term is 1 for every pair and no distance is computed.
+  template <bool kGate>
   bool run(int query, const Box& b, float centroid_x, float centroid_y, int detection, Candidate* slot) const {
     const float iw = std::max(std::min(x1, b.x + b.width) - std::max(box.x, b.x), 0.0f);
     const float ih = std::max(std::min(y1, b.y + b.height) - std::max(box.y, b.y), 0.0f);
     const float inter = iw * ih, either = area + area_of(b) - inter;
     const float overlap = either > 0 ? inter / either : 0.0f;
+    if (!kGate) {
+      *slot = {2 - overlap, query, detection};
+      return overlap >= min_iou;
+    }
     const float dx = cx - centroid_x, dy = cy - centroid_y, d2 = dx * dx + dy * dy;
-    const bool near = d2 <= gate2 && gate2 > 0;
-    // Without a gate the closeness term is 1 for every pair.
-    const float closeness = inv_gate > 0 ? std::min(std::sqrt(d2) * inv_gate, 1.0f) : 1.0f;
-    *slot = {(1 - overlap) + closeness, query, detection};
+    const bool near = d2 <= gate2;
+    *slot = {(1 - overlap) + std::min(std::sqrt(d2) * inv_gate, 1.0f), query, detection};
     return (overlap >= min_iou) | near;
   }
 };
@@ -95,7 +99,10 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
 
   const float inv_cell = 1 / cell;
   std::size_t n = 0;  // pairs written to buffer_ (each test writes its slot, the count moves on a pass)
-  for (int q = 0; q < int(queries.size()); ++q) {
+  // One query's pairs; `has_gate` (a std::bool_constant) picks the test without distance for
+  // queries without a gate (the first tier's, most of them).
+  auto visit = [&](int q, auto has_gate) {
+    constexpr bool kGate = decltype(has_gate)::value;
     const Query& query = queries[std::size_t(q)];
     const Box& b = query.box;
     const QueryTest test(query, min_iou);
@@ -118,13 +125,20 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
           if (n + std::size_t(end - begin) > buffer_.size()) buffer_.resize(2 * (n + std::size_t(end - begin)));
           for (int k = begin; k < end; ++k) {
             const Binned& d = by_cell_[std::size_t(k)];
-            n += test.run(q, d.box, d.centroid_x, d.centroid_y, d.index, &buffer_[n]);
+            n += test.template run<kGate>(q, d.box, d.centroid_x, d.centroid_y, d.index, &buffer_[n]);
           }
         }
       }
     }
     if (n + big_.size() > buffer_.size()) buffer_.resize(2 * (n + big_.size()));
-    for (int j : big_) n += test.run(q, detections[j].box, detections[j].centroid_x, detections[j].centroid_y, j, &buffer_[n]);
+    for (int j : big_)
+      n += test.template run<kGate>(q, detections[j].box, detections[j].centroid_x, detections[j].centroid_y, j, &buffer_[n]);
+  };
+  for (int q = 0; q < int(queries.size()); ++q) {
+    if (queries[std::size_t(q)].gate_px > 0)
+      visit(q, std::true_type{});
+    else
+      visit(q, std::false_type{});
   }
   out->assign(buffer_.begin(), buffer_.begin() + std::ptrdiff_t(n));
 }
