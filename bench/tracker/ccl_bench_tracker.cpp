@@ -1,8 +1,8 @@
-// ccl-bench-tracker: the tracker core's time per frame with N moving boxes (default 2,000) on one
-// core. Boxes move at constant velocity and bounce off the frame's edges; they may overlap (the
+// ccl-bench-tracker: the tracker core's time per frame with N moving boxes on one core (without
+// arguments: 200, then 2,000, the two sizes the targets name). Boxes move at constant velocity and bounce off the frame's edges; they may overlap (the
 // tracker then sees contested pairs, as with components that touch). Components are handed over in
 // raster order, as cudaccl reports them. Usage:
-//   ccl-bench-tracker [components=2000] [frames=2000] [width=1920] [height=1080]
+//   ccl-bench-tracker [components] [frames=2000] [width=1920] [height=1080]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,12 +12,10 @@
 #include "percentile.hpp"
 #include "tracker/tracker.hpp"
 
-int main(int argc, char** argv) {
-  const int n = argc > 1 ? std::atoi(argv[1]) : 2000;
-  const int frames = argc > 2 ? std::atoi(argv[2]) : 2000;
-  const float w = argc > 3 ? float(std::atof(argv[3])) : 1920, h = argc > 4 ? float(std::atof(argv[4])) : 1080;
+namespace {
+
+void run(int n, int frames, float w, float h) {
   constexpr int kWarmUp = 50;  // scratch vectors reach their sizes, tracks get confirmed
-  bench::pin_to_one_core();
 
   bench::MovingBoxes scene(n, w, h);
   ccl::track::Tracker tracker;
@@ -52,5 +50,19 @@ int main(int argc, char** argv) {
               bench::percentile(us, 0.99), mean);
   std::printf("reported (confirmed) share of components: %.4f; track starts and ends per frame: %.2f; live tracks at the end: %zu\n",
               double(reported) / (double(frames) * n), double(events) / frames, tracker.tracks().size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int frames = argc > 2 ? std::atoi(argv[2]) : 2000;
+  const float w = argc > 3 ? float(std::atof(argv[3])) : 1920, h = argc > 4 ? float(std::atof(argv[4])) : 1080;
+  bench::pin_to_one_core();
+  if (argc > 1) {
+    run(std::atoi(argv[1]), frames, w, h);
+  } else {
+    run(200, frames, w, h);
+    run(2000, frames, w, h);
+  }
   return 0;
 }

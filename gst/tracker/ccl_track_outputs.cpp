@@ -96,4 +96,16 @@ void gst_ccl_track_add_analytics(GstBuffer* buffer, const GstCclMeta* meta, cons
     gst_analytics_relation_meta_set_relation(rmeta, GST_ANALYTICS_REL_TYPE_RELATE_TO, od_ids[i], trk.id);
   }
 }
+
+void gst_ccl_track_add_lost_analytics(GstBuffer* buffer, const std::vector<ccl::track::Track>& tracks) {
+  GstAnalyticsRelationMeta* rmeta = gst_buffer_get_analytics_relation_meta(buffer);
+  if (!rmeta) return;
+  for (const ccl::track::Track& t : tracks) {
+    if (t.state != ccl::track::TrackState::Lost) continue;
+    GstAnalyticsTrackingMtd trk;
+    if (!gst_analytics_relation_meta_add_tracking_mtd(rmeta, t.id, GstClockTime(t.first_time), &trk)) return;
+    gst_analytics_tracking_mtd_update_last_seen(&trk, GstClockTime(t.last_time));
+    gst_analytics_tracking_mtd_set_lost(&trk);
+  }
+}
 #endif

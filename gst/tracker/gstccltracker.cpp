@@ -5,13 +5,16 @@
  * Follows the connected components cudaccl found from frame to frame and gives each a track id:
  * GstCclComponent.track_id of the buffer's #GstCclMeta, "track-id" in the "connected-component"
  * parameter of its ROI metas and, built against GStreamer >= 1.24, one GstAnalyticsTrackingMtd per
- * tracked component related to its ODMtd. Components are matched to the tracks' constant-velocity
- * predictions by box overlap and centroid distance (kernels/tracker/README.md). A track gets its id
- * after min-hits consecutive matches and ends after max-misses frames without one; ids are never
- * given twice while the element runs (they restart at 1 after it stopped). Pixels are untouched and
+ * tracked component related to its ODMtd (and one with `lost` set per lost track). Components are
+ * matched to the tracks' Kalman predictions by box overlap and centroid distance, in stages
+ * (kernels/tracker/README.md). A track gets its id after min-hits consecutive matches, is lost
+ * (coasting on its prediction) while unmatched, is re-acquired with the same id when matched
+ * again, and ends after max-misses frames without a match; ids are never given twice while the
+ * element runs (they restart at 1 after it stopped). Pixels are untouched and
  * any caps and memory (CUDA memory too) pass. Tracks end at EOS, on flush, on caps with another
  * frame size and at stop, so with post-messages every "start" message is followed by exactly one
- * "end" message (keep post-messages unchanged while playing). At stop the "end" messages are posted
+ * "end" message, with "lost" and "reacquired" messages between them as the track is lost and found
+ * again (keep post-messages unchanged while playing). At stop the "end" messages are posted
  * too, but a pipeline set to NULL flushes its bus: send EOS and wait for it to read them. With
  * post-frame-messages the element posts each frame's "ccl" message, cudaccl's layout with
  * "track-id" in every component entry.
@@ -20,7 +23,7 @@
  * |[
  * gst-launch-1.0 cclblobsrc scene=daylight ! video/x-raw,format=GRAY8 ! \
  *   cudaccl foreground=motion open=1 min-area=50 ! ccltracker post-messages=true ! fakesink
- * ]| Posts a "ccl-track" message whenever an object's track starts or ends.
+ * ]| Posts a "ccl-track" message whenever an object's track starts, is lost, is re-acquired or ends.
  */
 #include "gstccltracker.h"
 
@@ -168,6 +171,7 @@ static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBu
   gst_ccl_track_write_roi_params(buffer, meta);
 #if CCL_HAVE_ANALYTICS
   gst_ccl_track_add_analytics(buffer, meta, self->tracker->first_times(), pts);
+  gst_ccl_track_add_lost_analytics(buffer, self->tracker->tracks());
 #endif
   if (post) post_events(self);
   if (post_frame)
@@ -237,8 +241,8 @@ static void gst_ccl_tracker_class_init(GstCclTrackerClass* klass) {
   g_object_class_install_property(
       gobject_class, PROP_MAX_MISSES,
       g_param_spec_uint("max-misses", "Maximum misses",
-                        "Frames a confirmed track is kept on its predicted position without a matching component "
-                        "(hidden in a merge, missed by the labeller) before it ends",
+                        "Frames a confirmed track is kept lost (coasting on its prediction) without a matching "
+                        "component (hidden in a merge, missed by the labeller) before it ends",
                         0, 100000, defaults.max_misses, flags));
   g_object_class_install_property(
       gobject_class, PROP_MIN_IOU,
@@ -250,12 +254,13 @@ static void gst_ccl_tracker_class_init(GstCclTrackerClass* klass) {
       gobject_class, PROP_GATE,
       g_param_spec_double("gate", "Centroid gate",
                           "Centroid distance, in units of the predicted box's larger side, that makes a component a "
-                          "candidate for a track; the centroid must also lie in the predicted box grown by it",
+                          "candidate for a track (after the candidates by overlap)",
                           0.0, 100.0, defaults.gate, flags));
   g_object_class_install_property(
       gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean("post-messages", "Post messages",
-                           "Post a \"ccl-track\" element message when a track starts (is confirmed) or ends",
+                           "Post a \"ccl-track\" element message when a track starts (is confirmed), is lost, is "
+                           "re-acquired or ends",
                            DEFAULT_POST_MESSAGES, flags));
   g_object_class_install_property(
       gobject_class, PROP_POST_FRAME_MESSAGES,

@@ -1,5 +1,5 @@
-// What the tracker associates, a frame's component and a track's prediction, and its two measures:
-// box overlap (IoU) and centroid distance.
+// What the tracker associates, a frame's detection (a component, or a detector's box with a score),
+// and its overlap measure (IoU).
 #pragma once
 
 #include <algorithm>
@@ -11,21 +11,18 @@ namespace ccl::track {
 // Axis-aligned box, left/top inclusive, width/height in pixels (the GstCclComponent convention).
 struct Box {
   float x = 0, y = 0, width = 0, height = 0;
+  float center_x() const { return x + width / 2; }
+  float center_y() const { return y + height / 2; }
 };
 
-// One component of a frame, as the tracker needs it.
+// One detection of a frame, as the tracker needs it.
 struct Detection {
   Box box;
   std::uint32_t area = 0;
   float centroid_x = 0, centroid_y = 0;
-};
-
-// One track's prediction as the Tracker hands it over (32 bytes).
-struct Predicted {
-  Box box;
-  float centroid_x, centroid_y;
-  float gate;     // largest centroid distance that still pairs
-  float penalty;  // added to the cost of the track's pairs
+  // Optional detector confidence in [0, 1]. Connected components have none: left at 1, every
+  // detection is strong (Options::high_score), which makes the tracker single-stage for them.
+  float score = 1.0f;
 };
 
 inline float area_of(const Box& b) { return b.width * b.height; }
@@ -36,16 +33,11 @@ inline float intersection(const Box& a, const Box& b) {
   return w * h;
 }
 
-// Boxes have positive areas.
+// 0 for boxes without area (no division by zero).
 inline float iou(const Box& a, const Box& b) {
   const float both = intersection(a, b);
-  return both / (area_of(a) + area_of(b) - both);
-}
-
-// sqrt of the sum, not std::hypot: hypot's overflow care costs more than the rest of a pair's test.
-inline float distance(float ax, float ay, float bx, float by) {
-  const float dx = ax - bx, dy = ay - by;
-  return std::sqrt(dx * dx + dy * dy);
+  const float either = area_of(a) + area_of(b) - both;
+  return either > 0 ? both / either : 0.0f;
 }
 
 }  // namespace ccl::track

@@ -1,35 +1,40 @@
 #include "tracker/tracker.hpp"
 
-#include <emmintrin.h>  // SSE2: every x86-64
-
 #include <algorithm>
-#include <cstddef>
-#include <cstring>
+#include <cmath>
 
 namespace ccl::track {
 
 namespace {
 
-// Added to the cost of tentative tracks' pairs (costs are in [0, 2]): confirmed tracks choose first,
-// so a fresh track started on noise cannot take a confirmed object's component.
-constexpr float kTentativePenalty = 2;
-// Weight of the newest displacement in the velocity estimate.
-constexpr float kVelocitySmoothing = 0.5f;
-
-// The prediction loads a track's (x, y, w, h) and (cx, cy, vx, vy) as one four-wide row each.
-static_assert(offsetof(Track, box) + 16 == offsetof(Track, centroid_x) && offsetof(Track, centroid_y) == offsetof(Track, centroid_x) + 4 &&
-                  offsetof(Track, velocity_x) == offsetof(Track, centroid_x) + 8 &&
-                  offsetof(Track, velocity_y) == offsetof(Track, centroid_x) + 12,
-              "Track's box, centroid and velocity must be contiguous");
-// A match writes hits and misses as one 64-bit word, hits in the low half (x86 is little-endian).
-static_assert(offsetof(Track, misses) == offsetof(Track, hits) + 4, "Track's hits and misses must be adjacent");
+// A track left unmatched costs as much as the worst pair (costs are in [0, 2], the direction term
+// adds up to half the direction weight).
+constexpr double kUnmatched = 2.5;
+// The direction a track moves in is taken over this many matches (OC-SORT's delta t).
+constexpr std::uint32_t kDirectionSpan = 3;
+constexpr float kPi = 3.14159265358979f;
+// Weak detections continue a track only on a clear overlap (ByteTrack's second stage).
+constexpr float kWeakMinIou = 0.5f;
 
 Options sanitized(Options o) {
   o.min_hits = std::max<std::uint32_t>(o.min_hits, 1);
-  // IoU 0 would pair every box met in a grid cell: the candidate set would depend on the grid.
-  o.min_iou = std::clamp(o.min_iou, 1e-6f, 1.0f);
+  o.min_iou = std::clamp(o.min_iou, 1e-6f, 1.0f);  // IoU 0 would pair boxes that do not touch
   o.gate = std::max(o.gate, 0.0f);
+  o.low_score = std::min(o.low_score, o.high_score);
+  o.direction_weight = std::clamp(o.direction_weight, 0.0f, 1.0f);
   return o;
+}
+
+// acos to within 7e-5 rad (Abramowitz and Stegun 4.4.45): the libm call cost more than the rest of
+// a pair's direction term, and the term needs no more precision.
+float fast_acos(float x) {
+  const float a = std::fabs(x);
+  const float r = std::sqrt(1 - a) * (1.5707288f + a * (-0.2121144f + a * (0.0742610f - 0.0187293f * a)));
+  return x >= 0 ? r : kPi - r;
+}
+
+Box lerp(const Box& a, const Box& b, float s) {
+  return {a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.width + (b.width - a.width) * s, a.height + (b.height - a.height) * s};
 }
 
 }  // namespace
@@ -43,6 +48,8 @@ void Tracker::reset() {
   for (const Track& t : tracks_)
     if (t.id != 0) events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
   tracks_.clear();
+  trail_store_.clear();
+  free_slots_.clear();
 }
 
 std::uint32_t Tracker::take_id() {
@@ -51,94 +58,217 @@ std::uint32_t Tracker::take_id() {
   return id;
 }
 
+std::uint32_t Tracker::take_trail_slot() {
+  if (!free_slots_.empty()) {
+    const std::uint32_t slot = free_slots_.back();
+    free_slots_.pop_back();
+    return slot;
+  }
+  trail_store_.resize(trail_store_.size() + kTrailLength);
+  return std::uint32_t(trail_store_.size() / kTrailLength - 1);
+}
+
+void Tracker::add_trail_point(Track& t, const Detection& d, std::int64_t time) {
+  const std::uint32_t at = (t.trail_head + t.trail_size) % kTrailLength;
+  trail_store_[std::size_t(t.trail_slot) * kTrailLength + at] = {d.centroid_x, d.centroid_y, time};
+  if (t.trail_size < kTrailLength)
+    ++t.trail_size;
+  else
+    t.trail_head = (t.trail_head + 1) % kTrailLength;
+}
+
+// The direction from the centroid kDirectionSpan matches back (or the oldest kept) to the last one;
+// false while the track has not moved (or has one point).
+bool Tracker::direction_of(const Track& t, float* ux, float* uy) const {
+  if (t.trail_size < 2) return false;
+  const std::uint32_t back = std::min(kDirectionSpan, t.trail_size - 1);
+  const TrailPoint* ring = &trail_store_[std::size_t(t.trail_slot) * kTrailLength];
+  const TrailPoint& from = ring[(t.trail_head + t.trail_size - 1 - back) % kTrailLength];
+  const TrailPoint& to = ring[(t.trail_head + t.trail_size - 1) % kTrailLength];
+  const float dx = to.x - from.x, dy = to.y - from.y, length = std::sqrt(dx * dx + dy * dy);
+  if (!(length > 1e-3f)) return false;
+  *ux = dx / length, *uy = dy / length;
+  return true;
+}
+
+void Tracker::trail(const Track& track, std::vector<TrailPoint>* out) const {
+  out->clear();
+  for (std::uint32_t k = 0; k < track.trail_size; ++k)
+    out->push_back(trail_store_[std::size_t(track.trail_slot) * kTrailLength + (track.trail_head + k) % kTrailLength]);
+}
+
+void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_gate) {
+  queries_.clear();
+  for (int i : query_track_) {
+    // The centroid is expected where it was within the box (a component's centroid need not be
+    // its box's centre).
+    const Track& t = tracks_[std::size_t(i)];
+    const Box b = t.estimate();
+    const float cx = b.center_x() + (t.centroid_x - t.box.center_x()), cy = b.center_y() + (t.centroid_y - t.box.center_y());
+    queries_.push_back({b, cx, cy, use_gate ? options_.gate * std::max({b.width, b.height, 1.0f}) : 0.0f});
+  }
+  free_detections_.clear();
+  for (int j : subset)
+    if (track_of_[std::size_t(j)] < 0) free_detections_.push_back(j);
+  search_.find(queries_, detections_, free_detections_, min_iou, &pairs_);
+  // OC-SORT's direction consistency: a pair whose step from the track's last centroid agrees with
+  // the direction the track has been moving in costs up to weight/2 less, one against it up to
+  // weight/2 more (scaled by the detection's score).
+  // Only pairs that share their track or detection with another pair are compared with anything
+  // but "unmatched" (which costs more than any pair): the others need no direction term.
+  const float weight = options_.direction_weight;
+  pairs_of_track_.assign(queries_.size(), 0);
+  for (const Candidate& c : pairs_) ++pairs_of_track_[std::size_t(c.track)], ++pairs_of_detection_[std::size_t(c.detection)];
+  for (Candidate& c : pairs_) {
+    const Track& t = tracks_[std::size_t(query_track_[std::size_t(c.track)])];
+    if (pairs_of_track_[std::size_t(c.track)] == 1 && pairs_of_detection_[std::size_t(c.detection)] == 1) continue;
+    float ux, uy;
+    if (weight == 0 || !direction_of(t, &ux, &uy)) continue;
+    const Detection& d = detections_[c.detection];
+    const float dx = d.centroid_x - t.centroid_x, dy = d.centroid_y - t.centroid_y;
+    const float length = std::sqrt(dx * dx + dy * dy);
+    if (!(length > 1e-3f)) continue;
+    const float angle = fast_acos(std::clamp((dx * ux + dy * uy) / length, -1.0f, 1.0f));
+    c.cost -= weight * (kPi / 2 - angle) / kPi * std::clamp(d.score, 0.0f, 1.0f);
+  }
+  for (const Candidate& c : pairs_) pairs_of_detection_[std::size_t(c.detection)] = 0;  // clean for the next stage
+  take(pairs_);
+}
+
+void Tracker::take(const std::vector<Candidate>& pairs) {
+  assignment_.solve(pairs, int(queries_.size()), int(track_of_.size()), kUnmatched, &matched_);
+  for (std::size_t k = 0; k < matched_.size(); ++k) {
+    const int j = matched_[k];
+    if (j < 0) continue;
+    detection_of_[std::size_t(query_track_[k])] = j;
+    track_of_[std::size_t(j)] = query_track_[k];
+  }
+}
+
+// The match's motion update. A track found again after misses first has its model re-run from its
+// last match along a straight line to the new box (OC-SORT's observation-centric re-update): the
+// velocity it coasted on is replaced by the one the two observations imply.
+void Tracker::match(Track& t, const Detection& d, std::int64_t time) {
+  if (t.misses > 0) {
+    t.filter = t.at_last_match;
+    const float steps = float(t.misses + 1);
+    for (std::uint32_t k = 1; k <= t.misses; ++k) {
+      t.filter.predict();
+      t.filter.update(lerp(t.box, d.box, float(k) / steps));
+    }
+    t.filter.predict();
+  }
+  t.filter.update(d.box);
+  t.at_last_match = t.filter;
+  t.box = d.box;
+  t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
+  t.last_time = time;
+  add_trail_point(t, d, time);
+}
+
 void Tracker::update(const Detection* detections, std::size_t n, std::int64_t time, std::uint32_t* ids) {
   events_.clear();
-  first_times_.resize(n);  // every detection's id and first time is written below, matched or not
-
-  // The tracks and options as locals in the loops: members would be reloaded after every store.
-  Track* const tracks = tracks_.data();
+  detections_ = detections;
+  first_times_.resize(n);
   const std::size_t n_tracks = tracks_.size();
-  const float gate = options_.gate;
-  // Constant velocity: a track that missed m frames is expected m + 1 steps past its last match.
-  // Four-wide: (x, y, w, h) + (dx, dy, 0, 0) and (cx, cy, vx, vy) + (dx, dy, 0, 0), the scalar sums.
-  RegionPass regions = grid_.regions(n_tracks);
-  const __m128 zero = _mm_setzero_ps();
-  for (std::size_t i = 0; i < n_tracks; ++i) {
-    const Track& t = tracks[i];
-    const __m128 motion = _mm_loadu_ps(&t.centroid_x);  // cx cy vx vy
-    const __m128 shift = _mm_mul_ps(_mm_movehl_ps(zero, motion), _mm_set1_ps(float(t.misses + 1)));
-    const __m128 box = _mm_add_ps(_mm_loadu_ps(&t.box.x), shift);
-    const float gate_px = gate * std::max({t.box.width, t.box.height, 1.0f});
-    const __m128 rest = _mm_unpacklo_ps(_mm_set_ss(gate_px), _mm_set_ss(t.id == 0 ? kTentativePenalty : 0.0f));
-    regions.add(i, box, _mm_movelh_ps(_mm_add_ps(motion, shift), rest));
+  for (Track& t : tracks_) t.filter.predict();
+
+  // Detections by score: strong ones (and every unscored component) first, weak ones after.
+  strong_.clear(), weak_.clear();
+  for (std::size_t j = 0; j < n; ++j) {
+    const float s = detections[j].score;
+    if (s >= options_.high_score)
+      strong_.push_back(int(j));
+    else if (s >= options_.low_score)
+      weak_.push_back(int(j));
   }
+  detection_of_.assign(n_tracks, -1);
+  track_of_.assign(n, -1);
+  pairs_of_detection_.assign(n, 0);
+  auto select = [&](bool confirmed, bool lost, bool tentative) {
+    query_track_.clear();
+    for (std::size_t i = 0; i < n_tracks; ++i) {
+      const TrackState s = tracks_[i].state;
+      const bool take = s == TrackState::Confirmed ? confirmed : s == TrackState::Lost ? lost : tentative;
+      if (take && detection_of_[i] < 0) query_track_.push_back(int(i));
+    }
+  };
+  // 1. Confirmed and lost tracks' predictions against strong detections: first by overlap alone,
+  //    then, for what is left, by overlap or centroid distance (the gate). A detection that overlaps
+  //    a prediction goes to it before a track that is merely near (a fragment of another object);
+  //    and the second search, over few tracks and detections, costs little.
+  select(true, true, false);
+  associate(strong_, options_.min_iou, false);
+  select(true, true, false);
+  associate(strong_, options_.min_iou, true);
+  // 2. Confirmed tracks still unmatched against weak detections (an occluded, low-score object).
+  select(true, false, false);
+  associate(weak_, kWeakMinIou, false);
+  // 3. Tentative tracks against what strong detections are left: confirmed objects choose first,
+  //    so a track started on noise cannot take a confirmed object's detection.
+  select(false, false, true);
+  associate(strong_, options_.min_iou, true);
 
-  // A copy goes out: were the pass's own address taken, its sums would live in memory in the loop.
-  const RegionPass done = regions;
-  const std::size_t n_pairs = grid_.find_predicted(done, detections, n, options_.min_iou);
-  assignment_.assign(grid_.pairs(), n_pairs, n_tracks, n);
-  const std::int32_t* const detection_of_track = assignment_.detection_of_track().data();
-  const std::int32_t* const track_of_detection = assignment_.track_of_detection().data();
-  std::int64_t* const first_times = first_times_.data();
-  const std::uint32_t min_hits = options_.min_hits, max_misses = options_.max_misses;
-
-  // Survivors move down in place (same order), new tracks are appended after them.
-  std::size_t kept = 0, matched = 0;
+  // Lifecycle, in track order; survivors move down in place, new tracks are appended after them.
+  std::size_t kept = 0;
   for (std::size_t i = 0; i < n_tracks; ++i) {
-    Track& t = tracks[i];
-    const std::int32_t j = detection_of_track[i];
+    Track& t = tracks_[i];
+    const int j = detection_of_[i];
     if (j < 0) {
-      if (t.id == 0) continue;  // tentative tracks need consecutive matches
-      if (++t.misses > max_misses) {
-        events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
+      ++t.misses;
+      if (t.state == TrackState::Tentative || t.misses > options_.max_misses) {
+        if (t.id != 0) events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
+        free_slots_.push_back(t.trail_slot);
         continue;
       }
-      if (kept != i) tracks[kept] = t;
-      ++kept;
-      continue;
+      if (t.state == TrackState::Confirmed) {
+        t.state = TrackState::Lost;
+        events_.push_back(Event{Event::Kind::Lost, t.id, t.first_time, t.last_time, t.box});
+      }
+    } else {
+      const Detection& d = detections[j];
+      match(t, d, time);
+      t.misses = 0;
+      ++t.hits;
+      if (t.state == TrackState::Lost) {
+        t.state = TrackState::Confirmed;
+        events_.push_back(Event{Event::Kind::Reacquired, t.id, t.first_time, time, t.box});
+      } else if (t.state == TrackState::Tentative && t.hits >= options_.min_hits) {
+        t.state = TrackState::Confirmed;
+        t.id = take_id();
+        events_.push_back(Event{Event::Kind::Started, t.id, t.first_time, time, t.box});
+      }
+      ids[j] = t.id;
+      first_times_[std::size_t(j)] = t.first_time;
     }
-    // The match, four-wide so the track takes four stores: box; centroid and velocity; hits and
-    // misses; time. The velocity is the scalar (seen - last) / steps, smoothed as v + k (new - v).
-    const Detection& d = detections[j];
-    const __m128 motion = _mm_loadu_ps(&t.centroid_x);  // cx cy vx vy
-    const __m128 seen = _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&d.centroid_x)));  // cx cy 0 0
-    const __m128 step = _mm_div_ps(_mm_sub_ps(seen, motion), _mm_set1_ps(float(t.misses + 1)));
-    const __m128 last = _mm_movehl_ps(motion, motion);  // vx vy vx vy
-    const bool first_step = t.hits == 1;  // no velocity estimate yet
-    const __m128 velocity =
-        first_step ? step : _mm_add_ps(last, _mm_mul_ps(_mm_set1_ps(kVelocitySmoothing), _mm_sub_ps(step, last)));
-    _mm_storeu_ps(&t.box.x, _mm_loadu_ps(&d.box.x));
-    _mm_storeu_ps(&t.centroid_x, _mm_movelh_ps(seen, velocity));
-    const std::uint64_t hits_and_no_misses = std::uint32_t(t.hits + 1);
-    std::memcpy(&t.hits, &hits_and_no_misses, sizeof hits_and_no_misses);
-    t.last_time = time;
-    if (t.id == 0 && t.hits >= min_hits) {
-      t.id = take_id();
-      events_.push_back(Event{Event::Kind::Started, t.id, t.first_time, time, t.box});
-    }
-    ids[j] = t.id;
-    first_times[j] = t.first_time;
-    if (kept != i) tracks[kept] = t;
-    ++kept, ++matched;
+    if (kept != i) tracks_[kept] = t;
+    ++kept;
   }
   tracks_.resize(kept);
 
-  // Every unmatched detection starts a tentative track (confirmed at once when min_hits is 1); often
-  // there is none.
-  for (std::size_t j = 0; matched < n && j < n; ++j) {
-    if (track_of_detection[j] >= 0) continue;
+  // Strong detections no track took start tentative tracks (confirmed at once when min_hits is 1);
+  // every other unmatched detection gets id 0.
+  for (std::size_t j = 0; j < n; ++j) {
+    if (track_of_[j] >= 0) continue;
+    ids[j] = 0;
+    first_times_[j] = time;
+    if (detections[j].score < options_.high_score) continue;
     const Detection& d = detections[j];
     Track t;
     t.box = d.box;
     t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
+    t.filter.start(d.box);
+    t.at_last_match = t.filter;
     t.hits = 1;
     t.first_time = t.last_time = time;
+    t.trail_slot = take_trail_slot();
+    add_trail_point(t, d, time);
     if (options_.min_hits <= 1) {
+      t.state = TrackState::Confirmed;
       t.id = take_id();
       events_.push_back(Event{Event::Kind::Started, t.id, time, time, t.box});
+      ids[j] = t.id;
     }
-    ids[j] = t.id;
-    first_times_[j] = time;  // a detection that starts a track is its first
     tracks_.push_back(t);
   }
 }

@@ -1,28 +1,49 @@
-// A multi-object tracker over connected components: no GStreamer, no GPU. Each frame's components
-// (box, area, centroid) get a track id by box overlap and centroid distance against the tracks'
-// constant-velocity predictions. Association and lifecycle are documented in kernels/tracker/README.md.
+// A multi-object tracker over detections (connected components, or a detector's scored boxes): no
+// GStreamer, no GPU, plain portable C++. Each frame's detections get a track id by association in
+// stages against the tracks' Kalman predictions (ByteTrack's strong-then-weak stages, OC-SORT's
+// re-update after occlusion and direction consistency). Design, lifecycle and determinism: kernels/tracker/README.md.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "tracker/candidate_grid.hpp"
+#include "tracker/assignment.hpp"
+#include "tracker/candidates.hpp"
 #include "tracker/geometry.hpp"
-#include "tracker/greedy_assignment.hpp"
+#include "tracker/kalman.hpp"
 
 namespace ccl::track {
 
 struct Options {
   std::uint32_t min_hits = 3;     // consecutive matches before a track is confirmed and gets an id (>= 1)
-  std::uint32_t max_misses = 10;  // frames a confirmed track coasts on its prediction before it ends
-  float min_iou = 0.1f;           // a pair is a candidate when its IoU reaches this ...
-  float gate = 1.0f;              // ... or its centroid distance <= gate x the prediction's larger side
+  std::uint32_t max_misses = 30;  // frames a confirmed track stays lost (coasting) before it ends
+  float min_iou = 0.2f;           // a pair is a candidate when its IoU with the prediction reaches this ...
+  float gate = 1.0f;              // ... or its centre distance <= gate x the prediction's larger side
+  // Detection scores (Detection::score; components have none and count as 1): at or above
+  // high_score a detection is strong (first stage, may start a track), from low_score up to it weak
+  // (only continues tracks, with IoU >= 0.5), below low_score ignored.
+  float high_score = 0.8f;
+  float low_score = 0.1f;
+  // OC-SORT's velocity direction consistency: weight of the agreement between a track's recent
+  // direction and the step to a candidate (0 = off, at most 1).
+  float direction_weight = 0.3f;
 };
 
-// A confirmed track starting or ending; times are the caller's (e.g. buffer timestamps).
+enum class TrackState {
+  Tentative,  // not yet min_hits consecutive matches: id 0, not reported; one miss ends it
+  Confirmed,  // has an id, matched in the last frame
+  Lost,       // confirmed, unmatched for 1..max_misses frames: coasts on its prediction
+};
+
+// Lifecycle changes of confirmed tracks; times are the caller's (e.g. buffer timestamps).
 struct Event {
-  enum class Kind { Started, Ended };
+  enum class Kind {
+    Started,     // confirmed: got its id
+    Lost,        // missed its first frame (coasting from now on)
+    Reacquired,  // matched again while lost: keeps its id
+    Ended,       // lost for more than max_misses frames, or reset()
+  };
   Kind kind;
   std::uint32_t id;
   std::int64_t first_time;  // time of the track's first detection (while it was still tentative)
@@ -30,52 +51,86 @@ struct Event {
   Box box;                  // its last matched box
 };
 
+// One point of a track's trail: a matched detection's centroid and time.
+struct TrailPoint {
+  float x, y;
+  std::int64_t time;
+};
+
 // A live track, for callers that draw or report them.
 struct Track {
   std::uint32_t id = 0;  // 0 while tentative
-  Box box;               // last matched box
-  float centroid_x = 0, centroid_y = 0;  // last matched centroid
-  float velocity_x = 0, velocity_y = 0;  // pixels per frame
-  std::uint32_t hits = 0;     // consecutive matched frames (tentative) / total matches (confirmed)
-  std::uint32_t misses = 0;   // consecutive frames without a match
+  TrackState state = TrackState::Tentative;
+  Box box;                               // last matched detection's box
+  float centroid_x = 0, centroid_y = 0;  // last matched detection's centroid
+  std::uint32_t hits = 0;    // consecutive matched frames (tentative) / total matches (confirmed)
+  std::uint32_t misses = 0;  // consecutive frames without a match
   std::int64_t first_time = 0, last_time = 0;
+  BoxFilter filter;          // the motion model now (after this frame's prediction / match)
+  BoxFilter at_last_match;   // the motion model right after its last match (where recovery restarts)
+  std::uint32_t trail_slot = 0, trail_head = 0, trail_size = 0;  // its ring in the Tracker's trail store
+
+  Box estimate() const { return filter.box(); }  // where the model puts the object now
+  float velocity_x() const { return filter.vx; }  // box centre, pixels per frame
+  float velocity_y() const { return filter.vy; }
 };
 
 class Tracker {
  public:
+  static constexpr std::uint32_t kTrailLength = 16;  // points kept per track
+
   explicit Tracker(const Options& options = Options{});
 
   // Associates one frame's detections; ids[i] gets the confirmed track id of detections[i], or 0
   // (unmatched, or matched to a tentative track). `time` is stored in the tracks and events.
   void update(const Detection* detections, std::size_t n, std::int64_t time, std::uint32_t* ids);
 
-  // Tracks confirmed or ended in the last update, in id order of confirmation / track order.
+  // Lifecycle changes of the last update (or reset), in track order (oldest first).
   const std::vector<Event>& events() const { return events_; }
-  // Every live track (tentative and confirmed, coasting ones included), oldest first.
+  // Every live track (tentative, confirmed and lost), oldest first.
   const std::vector<Track>& tracks() const { return tracks_; }
   // Per detection of the last update: the time of its track's first detection (its own time when
   // it started a track), e.g. a GstAnalyticsTrackingMtd's first-seen.
   const std::vector<std::int64_t>& first_times() const { return first_times_; }
+  // The track's trail: the centroids of its last kTrailLength matches, oldest first, into *out.
+  void trail(const Track& track, std::vector<TrailPoint>* out) const;
 
-  // Ends every track (the stream ended, or goes on from elsewhere): the confirmed ones are in
-  // events() as Ended, so every Started has one Ended; tentative ones vanish. Ids keep counting, so
-  // an id is never given twice by one Tracker.
+  // Ends every track (the stream ended, or goes on from elsewhere): the confirmed and lost ones are
+  // in events() as Ended, so every Started has one Ended; tentative ones vanish. Ids keep counting,
+  // so an id is never given twice by one Tracker.
   void reset();
 
   const Options& options() const { return options_; }
   void set_options(const Options& options);
 
  private:
+  // One association stage: the tracks query_track_ against the free detections of `subset`; the
+  // matched pairs are written to detection_of_ / track_of_.
+  // With use_gate, pairs by centroid distance too.
+  void associate(const std::vector<int>& subset, float min_iou, bool use_gate);
+  // Matches `pairs` (one Hungarian assignment per cluster) and records the matches.
+  void take(const std::vector<Candidate>& pairs);
+  void match(Track& t, const Detection& d, std::int64_t time);
+  void add_trail_point(Track& t, const Detection& d, std::int64_t time);
+  bool direction_of(const Track& t, float* ux, float* uy) const;
+  std::uint32_t take_id();
+  std::uint32_t take_trail_slot();
+
   Options options_;
   std::uint32_t next_id_ = 1;
   std::vector<Track> tracks_;
   std::vector<Event> events_;
   std::vector<std::int64_t> first_times_;
-  // Scratch reused every frame, so a frame allocates nothing once the sizes settled.
-  CandidateGrid grid_;
-  GreedyAssignment assignment_;
-
-  std::uint32_t take_id();
+  std::vector<TrailPoint> trail_store_;       // kTrailLength points per slot
+  std::vector<std::uint32_t> free_slots_;     // slots of ended tracks, reused last-freed first
+  // Per-frame scratch, kept so a frame allocates nothing once the sizes settled.
+  const Detection* detections_ = nullptr;
+  std::vector<int> detection_of_, track_of_;  // per track / per detection: the match or -1
+  std::vector<int> strong_, weak_, query_track_, free_detections_, matched_, pairs_of_track_, pairs_of_detection_;
+  std::vector<Query> queries_;
+  std::vector<Candidate> pairs_;
+  CandidateSearch search_;
+  Assignment assignment_;
 };
 
 }  // namespace ccl::track

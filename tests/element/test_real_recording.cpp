@@ -128,7 +128,8 @@ TEST(RealRecording, PedestriansOfACameraKeepTheirIds) {
   ASSERT_EQ(run.error, "");
   ASSERT_EQ(int(run.frames.size()), frames);
 
-  // Ids: starts number 1, 2, 3 ... in order; each started id ends once, after its start.
+  // Ids: starts number 1, 2, 3 ... in order; each started id ends once, after its start (lost and
+  // re-acquired in between).
   const std::vector<TrackMessage> messages = parse_messages(run.messages);
   ASSERT_EQ(messages.size(), run.messages.size()) << "every ccl-track message parses";
   std::map<guint, guint64> started;  // id -> first timestamp
@@ -140,6 +141,9 @@ TEST(RealRecording, PedestriansOfACameraKeepTheirIds) {
       EXPECT_EQ(m.id, next) << "ids are given in order, each once";
       next = m.id + 1;
       started[m.id] = m.first;
+    } else if (m.event == "lost" || m.event == "reacquired") {
+      // Between its start and its end a track may be lost (coasting) and found again.
+      EXPECT_TRUE(started.count(m.id) && !ended.count(m.id)) << "track " << m.id << " " << m.event << " outside its life";
     } else {
       ASSERT_EQ(m.event, "end");
       ASSERT_TRUE(started.count(m.id)) << "track " << m.id << " ends without a start";

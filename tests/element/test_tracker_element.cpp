@@ -243,16 +243,29 @@ TEST(CclTracker, StopEndsTracks) {
   EXPECT_EQ(h.track_messages(), (std::vector<std::string>{"end 1", "end 2"}));
 }
 
-TEST(CclTracker, PostsStartAndEndMessages) {
+TEST(CclTracker, PostsStartLostAndEndMessages) {
   TrackerHarness h("min-hits=2 max-misses=1 post-messages=true");
   h.push({5}, 0);
   EXPECT_TRUE(h.track_messages().empty());
   h.push({6}, 1);
   EXPECT_EQ(h.track_messages(), std::vector<std::string>{"start 1"});
-  h.push({}, 2);  // coasting
-  EXPECT_TRUE(h.track_messages().empty());
+  h.push({}, 2);  // lost: coasting
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"lost 1"});
   h.push({}, 3);
   EXPECT_EQ(h.track_messages(), std::vector<std::string>{"end 1"});
+}
+
+// A lost track matched again within max-misses keeps its id and posts "reacquired".
+TEST(CclTracker, PostsReacquiredWhenALostTrackIsFoundAgain) {
+  TrackerHarness h("min-hits=2 max-misses=5 post-messages=true");
+  EXPECT_EQ(h.push({5}, 0), std::vector<guint32>{0});
+  EXPECT_EQ(h.push({6}, 1), std::vector<guint32>{1});
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"start 1"});
+  h.push({}, 2);
+  h.push({}, 3);
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"lost 1"}) << "one message when it is lost, not per frame";
+  EXPECT_EQ(h.push({9}, 4), std::vector<guint32>{1}) << "found again where it was heading";
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"reacquired 1"});
 }
 
 // Every "start" gets one "end": live tracks end at EOS (before the EOS goes on), on flush and on
@@ -262,8 +275,8 @@ TEST(CclTracker, EveryStartGetsAnEndAtEosFlushAndNewCaps) {
   h.push({5, 40}, 0);
   h.push({6, 39}, 1);
   EXPECT_EQ(h.track_messages(), (std::vector<std::string>{"start 1", "start 2"}));
-  h.push({7}, 2);  // track 2 coasts (max-misses 30): still live
-  EXPECT_TRUE(h.track_messages().empty());
+  h.push({7}, 2);  // track 2 is lost, coasting (max-misses 30): still live
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"lost 2"});
   gst_harness_push_event(h.get(), gst_event_new_flush_start());
   gst_harness_push_event(h.get(), gst_event_new_flush_stop(TRUE));
   EXPECT_EQ(h.track_messages(), (std::vector<std::string>{"end 1", "end 2"})) << "flush";
@@ -279,7 +292,8 @@ TEST(CclTracker, EveryStartGetsAnEndAtEosFlushAndNewCaps) {
   h.push({51}, 6);
   h.push({52}, 7);  // a tentative track at EOS ends silently: only the confirmed one reports
   EXPECT_EQ(h.track_messages(), std::vector<std::string>{"start 4"});
-  h.push({30}, 8);  // tentative
+  h.push({30}, 8);  // tentative; track 4 is lost
+  EXPECT_EQ(h.track_messages(), std::vector<std::string>{"lost 4"});
   EXPECT_TRUE(gst_harness_push_event(h.get(), gst_event_new_eos()));
   EXPECT_EQ(h.track_messages(), std::vector<std::string>{"end 4"}) << "EOS";
   GstEvent* eos = nullptr;
@@ -418,6 +432,58 @@ TEST(CclTracker, TrackingMtdRelatedToEachTrackedODMtd) {
         EXPECT_EQ(related, id == m->components[i].track_id) << "frame " << frame << " component " << i;
       }
       ++i;
+    }
+    gst_buffer_unref(out);
+  }
+  gst_harness_teardown(h);
+}
+
+// GStreamer >= 1.24: a lost (coasting) track gets a GstAnalyticsTrackingMtd with `lost` set, its
+// last seen the PTS of its last match, related to no ODMtd; the tracked one is not lost.
+TEST(CclTracker, LostTrackHasALostTrackingMtd) {
+  elcheck::init();
+  GstHarness* h = gst_harness_new_parse("ccltracker min-hits=2");
+  gst_harness_set_src_caps_str(h, "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1");
+  const GQuark cc = g_quark_from_static_string("connected-component");
+  for (int frame = 0; frame < 3; ++frame) {
+    GstBuffer* b = gst_buffer_new_allocate(nullptr, 64 * 48, nullptr);
+    GST_BUFFER_PTS(b) = GstClockTime(frame) * GST_SECOND;
+    // Two components in frames 0 and 1; in frame 2 the second is gone: its track 2 is lost.
+    const GstCclComponent cs[2] = {{1, 16, 5 + frame, 10, 4, 4, 6.5 + frame, 11.5, 0},
+                                   {2, 16, 40 - frame, 30, 4, 4, 41.5 - frame, 31.5, 0}};
+    const guint n = frame < 2 ? 2 : 1;
+    gst_buffer_add_ccl_meta(b, 64, 48, 8, n, FALSE, cs, n);
+    GstAnalyticsRelationMeta* rm = gst_buffer_add_analytics_relation_meta(b);
+    for (guint i = 0; i < n; ++i) {
+      GstAnalyticsODMtd od;
+      ASSERT_TRUE(gst_analytics_relation_meta_add_od_mtd(rm, cc, cs[i].x, cs[i].y, cs[i].width, cs[i].height, 1.0f, &od));
+    }
+    ASSERT_EQ(gst_harness_push(h, b), GST_FLOW_OK);
+    GstBuffer* out = gst_harness_pull(h);
+    GstAnalyticsRelationMeta* meta = gst_buffer_get_analytics_relation_meta(out);
+    ASSERT_NE(meta, nullptr);
+    std::map<guint64, std::pair<GstClockTime, gboolean>> seen;  // id -> last seen, lost
+    gpointer state = nullptr;
+    GstAnalyticsTrackingMtd trk;
+    while (gst_analytics_relation_meta_iterate(meta, &state, gst_analytics_tracking_mtd_get_mtd_type(), &trk)) {
+      guint64 id;
+      GstClockTime first, last;
+      gboolean lost;
+      ASSERT_TRUE(gst_analytics_tracking_mtd_get_info(&trk, &id, &first, &last, &lost));
+      seen[id] = {last, lost};
+      if (lost) {
+        gpointer od_state = nullptr;
+        GstAnalyticsODMtd od;
+        while (gst_analytics_relation_meta_iterate(meta, &od_state, gst_analytics_od_mtd_get_mtd_type(), &od))
+          EXPECT_NE(gst_analytics_relation_meta_get_relation(meta, od.id, trk.id), GST_ANALYTICS_REL_TYPE_RELATE_TO)
+              << "a lost track is related to a component";
+      }
+    }
+    if (frame == 2) {
+      ASSERT_EQ(seen.size(), 2u);
+      EXPECT_FALSE(seen[1].second) << "track 1 is matched";
+      EXPECT_TRUE(seen[2].second) << "track 2 has no component: lost";
+      EXPECT_EQ(seen[2].first, GST_SECOND) << "last seen at its last match";
     }
     gst_buffer_unref(out);
   }

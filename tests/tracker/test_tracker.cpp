@@ -189,6 +189,125 @@ TEST(Tracker, MissedFramesWithinMaxMissesKeepTheId) {
   }
 }
 
+// A confirmed track that misses a frame is lost (coasting) and says so once; matched again it is
+// re-acquired under its id; missing more than max_misses frames it ends.
+TEST(Tracker, LifecycleStartedLostReacquiredEnded) {
+  ccl::track::Options o;
+  o.min_hits = 2, o.max_misses = 4;
+  Tracker tracker(o);
+  const std::vector<Mover> one = {{1, 100, 100, 12, 12, 3, 0}};
+  using Kind = ccl::track::Event::Kind;
+  std::vector<std::pair<int, Kind>> events;
+  std::vector<ccl::track::TrackState> states;
+  for (int i = 0; i < 20; ++i) {
+    synth::Frame f = synth::render(one, i, kW, kH);
+    if ((i >= 3 && i < 6) || i >= 10) f.detections.clear();  // hidden in frames 3-5, gone from 10
+    std::vector<std::uint32_t> ids(f.detections.size());
+    tracker.update(f.detections.data(), f.detections.size(), i, ids.data());
+    for (const auto& e : tracker.events()) {
+      EXPECT_EQ(e.id, 1u);
+      events.emplace_back(i, e.kind);
+    }
+    if (i == 4) states.push_back(tracker.tracks().at(0).state);
+    if (i == 6) {
+      ASSERT_EQ(ids.size(), 1u);
+      EXPECT_EQ(ids[0], 1u) << "re-acquired under its id";
+      states.push_back(tracker.tracks().at(0).state);
+    }
+  }
+  const std::vector<std::pair<int, Kind>> want = {
+      {1, Kind::Started}, {3, Kind::Lost}, {6, Kind::Reacquired}, {10, Kind::Lost}, {14, Kind::Ended}};
+  EXPECT_EQ(events, want);
+  EXPECT_EQ(states, (std::vector<ccl::track::TrackState>{ccl::track::TrackState::Lost, ccl::track::TrackState::Confirmed}));
+  EXPECT_TRUE(tracker.tracks().empty());
+}
+
+// The trail: the centroids of the track's last kTrailLength matches, oldest first, with their
+// times; frames without a match add nothing.
+TEST(Tracker, TrailHoldsTheLastMatchedCentroids) {
+  Tracker tracker;
+  const Mover m{1, 10, 200, 10, 10, 2, 1};
+  std::vector<ccl::track::TrailPoint> want;
+  for (int i = 0; i < 60; ++i) {
+    synth::Frame f = synth::render({m}, i, kW, kH);
+    if (i == 30 || i == 31) f.detections.clear();
+    std::vector<std::uint32_t> ids(f.detections.size());
+    tracker.update(f.detections.data(), f.detections.size(), 100 + i, ids.data());
+    // The rendered component's centroid: the box's pixel centres' mean, x + (w - 1) / 2.
+    if (!f.detections.empty()) want.push_back({m.x + 2.0f * float(i) + 4.5f, m.y + 1.0f * float(i) + 4.5f, 100 + i});
+  }
+  ASSERT_EQ(tracker.tracks().size(), 1u);
+  std::vector<ccl::track::TrailPoint> trail;
+  tracker.trail(tracker.tracks()[0], &trail);
+  ASSERT_EQ(trail.size(), std::size_t(Tracker::kTrailLength));
+  want.erase(want.begin(), want.end() - Tracker::kTrailLength);
+  for (std::size_t k = 0; k < trail.size(); ++k) {
+    EXPECT_NEAR(trail[k].x, want[k].x, 1e-3f) << k;
+    EXPECT_NEAR(trail[k].y, want[k].y, 1e-3f) << k;
+    EXPECT_EQ(trail[k].time, want[k].time) << k;
+  }
+}
+
+// Scores (ByteTrack's stages): a weak detection (low_score <= score < high_score) never starts a
+// track but continues a confirmed one it overlaps; one below low_score is ignored.
+TEST(Tracker, WeakDetectionsOnlyContinueTracks) {
+  ccl::track::Options o;
+  o.min_hits = 2, o.high_score = 0.8f, o.low_score = 0.2f;
+  Tracker tracker(o);
+  auto detection = [](float x, float score) {
+    ccl::track::Detection d;
+    d.box = {x, 50, 20, 40};
+    d.centroid_x = x + 10, d.centroid_y = 70, d.score = score;
+    return d;
+  };
+  std::vector<std::uint32_t> ids(2);
+  for (int i = 0; i < 6; ++i) {
+    // A weak object at x 300 throughout; a strong one at x 10 that turns weak from frame 3.
+    const std::vector<ccl::track::Detection> d = {detection(10.0f + float(i), i < 3 ? 0.9f : 0.5f), detection(300, 0.5f)};
+    tracker.update(d.data(), d.size(), i, ids.data());
+    EXPECT_EQ(ids[1], 0u) << "frame " << i << ": a weak detection started a track";
+    if (i >= 1) {
+      EXPECT_EQ(ids[0], 1u) << "frame " << i << ": the track did not continue on the weak detection";
+    }
+  }
+  EXPECT_EQ(tracker.tracks().size(), 1u);
+  const std::vector<ccl::track::Detection> faint = {detection(16, 0.1f)};
+  ids.assign(1, 7);
+  tracker.update(faint.data(), 1, 6, ids.data());
+  EXPECT_EQ(ids[0], 0u) << "below low_score: ignored";
+  EXPECT_EQ(tracker.tracks().at(0).state, ccl::track::TrackState::Lost);
+}
+
+// OC-SORT's re-update: a track found again after k missed frames ends in the state of one that
+// saw the straight path between its two observations, one point per missed frame (not in that of
+// a filter that coasted k frames and took one observation). Here an object moving 4 px a frame is
+// hidden for 6 frames, in which it slows to 2 px a frame.
+TEST(Tracker, ReacquiredTrackIsReupdatedAlongItsObservedPath) {
+  auto at = [](float x) {
+    ccl::track::Detection d;
+    d.box = {x, 100, 30, 30 + x / 10};  // growing: the size's filter is re-run too
+    d.centroid_x = d.box.center_x(), d.centroid_y = d.box.center_y();
+    return d;
+  };
+  Tracker hidden, seen;
+  std::vector<std::uint32_t> ids(1);
+  for (int frame = 0; frame < 27; ++frame) {
+    const float x = frame < 20 ? 50.0f + 4.0f * float(frame) : 126.0f + 2.0f * float(frame - 19);
+    const ccl::track::Detection d = at(x);
+    hidden.update(&d, frame < 20 || frame == 26 ? 1 : 0, frame, ids.data());
+    seen.update(&d, 1, frame, ids.data());
+  }
+  ASSERT_EQ(hidden.tracks().size(), 1u);
+  ASSERT_EQ(seen.tracks().size(), 1u);
+  const ccl::track::Track &a = hidden.tracks()[0], &b = seen.tracks()[0];
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_NEAR(a.estimate().x, b.estimate().x, 1e-3f);
+  EXPECT_NEAR(a.estimate().height, b.estimate().height, 1e-3f);
+  EXPECT_NEAR(a.velocity_x(), b.velocity_x(), 1e-4f);
+  EXPECT_NEAR(a.filter.vh, b.filter.vh, 1e-4f);
+  EXPECT_NEAR(a.filter.pp, b.filter.pp, 1e-3f) << "the covariance of the observed path, not of coasting";
+}
+
 TEST(Tracker, ResetForgetsTracksAndNeverReusesIds) {
   const std::vector<Mover> movers = lanes(3, 3, 2);
   Tracker tracker;
@@ -237,108 +356,128 @@ TEST(Tracker, SameInputSameIds) {
   EXPECT_EQ(a, b);
 }
 
-// The grid finds exactly the pairs that a scan of every (track, detection) pair finds: centroid in
-// the gated region, and IoU >= min_iou or distance <= gate.
-TEST(CandidateGrid, FindsWhatBruteForceFinds) {
-  std::printf("stage 1 eight-wide (AVX2) on this CPU: %s\n", ccl::track::CandidateGrid::wide_supported() ? "yes" : "no");
+// The grid finds exactly the pairs that a scan of every (query, detection) pair finds (IoU >=
+// min_iou or centroid distance <= gate), with the costs of the formula.
+TEST(CandidateSearch, FindsWhatBruteForceFinds) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> pos(0, 1000), side(2, 40), g(0, 60);
+  ccl::track::CandidateSearch search;  // one for all rounds: its scratch must come back clean
   for (int round = 0; round < 20; ++round) {
-    ccl::track::Predictions p;
-    constexpr int kDetections = 303;  // not a multiple of four: the grid's four-wide cell pass has a tail
-    constexpr int kTracks = 302;      // nor this: the four-wide home-cell count has one too
-    std::vector<ccl::track::Detection> d(kDetections);
-    for (int t = 0; t < kTracks; ++t) {
+    std::vector<ccl::track::Query> q;
+    std::vector<ccl::track::Detection> d(303);
+    for (int t = 0; t < 302; ++t) {
       const ccl::track::Box b{pos(rng), pos(rng), side(rng), side(rng)};
-      p.box.push_back(b), p.centroid_x.push_back(b.x + b.width / 2), p.centroid_y.push_back(b.y + b.height / 2);
-      p.gate_px.push_back(g(rng));
+      q.push_back({b, b.x + b.width / 4, b.y + b.height * 0.6f, g(rng)});  // centroids off the box centres
     }
-    // Every other round a few regions far larger than the rest (the grid's big-region lists).
-    if (round % 2 == 1)
-      for (int t = 0; t < 5; ++t) p.gate_px[std::size_t(t * 60)] = 150.0f + 50.0f * float(t);
-    for (auto& x : d) {
-      x.box = {pos(rng), pos(rng), side(rng), side(rng)};
-      x.centroid_x = x.box.x + x.box.width / 3, x.centroid_y = x.box.y + x.box.height / 2;
-    }
-    // Centroids no region holds: NaN, far off (past what an int cell index holds), left of / above
-    // every region; one of them in the tail.
-    d[std::size_t(round)].centroid_x = std::nanf("");
-    d[std::size_t(round) + 40].centroid_y = 1e12f;
-    d[std::size_t(round) + 80].centroid_x = -1e12f;
-    d[kDetections - 1 - round % 3].centroid_y = std::nanf("");
-    ccl::track::CandidateGrid grid;
+    if (round % 2 == 1)  // a few queries with far larger gates, and a few huge detections
+      for (int t = 0; t < 5; ++t) q[std::size_t(t * 60)].gate_px = 150.0f + 50.0f * float(t);
+    for (auto& x : d) x.box = {pos(rng), pos(rng), side(rng), side(rng)};
+    if (round % 2 == 0)
+      for (int k = 0; k < 3; ++k) d[std::size_t(k * 100 + 7)].box = {pos(rng), pos(rng), 400, 300};
+    // Boxes no pair may come of: NaN, far off.
+    d[std::size_t(round)].box.x = std::nanf("");
+    d[std::size_t(round) + 40].box.y = 1e12f;
+    d[std::size_t(round) + 80].box.x = -1e12f;
+    for (auto& x : d)  // centroids off the box centres, inside the boxes (as a component's)
+      x.centroid_x = x.box.x + x.box.width / 3, x.centroid_y = x.box.y + x.box.height * 0.7f;
+    std::vector<int> subset;
+    for (int j = 0; j < 303; ++j)
+      if (j % 5 != 1) subset.push_back(j);  // a subset: the stage's free detections
     std::vector<ccl::track::Candidate> got;
-    grid.find(p, d.data(), d.size(), 0.1f, &got);
-    // The eight-wide stage 1 (AVX2, where the CPU has it) and the four-wide one: the same pairs, in
-    // the same order, with the same cost bits.
-    ccl::track::CandidateGrid four_wide;
-    four_wide.set_wide(false);
-    std::vector<ccl::track::Candidate> four_got;
-    four_wide.find(p, d.data(), d.size(), 0.1f, &four_got);
-    EXPECT_FALSE(four_wide.wide());
-    EXPECT_EQ(grid.wide(), ccl::track::CandidateGrid::wide_supported());
-    ASSERT_EQ(got.size(), four_got.size()) << "round " << round;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      EXPECT_EQ(got[i].track, four_got[i].track) << "pair " << i;
-      EXPECT_EQ(got[i].detection, four_got[i].detection) << "pair " << i;
-      EXPECT_EQ(std::memcmp(&got[i].cost, &four_got[i].cost, sizeof(float)), 0) << "pair " << i;
-    }
-    std::set<std::pair<int, int>> want, have;
-    std::map<std::pair<int, int>, float> want_cost;
-    for (const auto& c : got) EXPECT_TRUE(have.insert({c.track, c.detection}).second) << "pair found twice";
-    for (int t = 0; t < kTracks; ++t)
-      for (int j = 0; j < kDetections; ++j) {
-        const float o = ccl::track::iou(p.box[t], d[j].box);
-        const float dist = ccl::track::distance(p.centroid_x[t], p.centroid_y[t], d[j].centroid_x, d[j].centroid_y);
-        const ccl::track::Box& b = p.box[t];
-        const float g = p.gate_px[t], cx = d[j].centroid_x, cy = d[j].centroid_y;
-        const bool in_region = cx >= std::min(b.x, p.centroid_x[t] - g) && cx <= std::max(b.x + b.width, p.centroid_x[t] + g) &&
-                               cy >= std::min(b.y, p.centroid_y[t] - g) && cy <= std::max(b.y + b.height, p.centroid_y[t] + g);
-        if (in_region && (o >= 0.1f || dist <= g)) {
-          want.insert({t, j});
-          want_cost[{t, j}] = (1 - o) + (g > 0 ? std::min(dist / g, 1.0f) : 1.0f);
-        }
+    search.find(q, d.data(), subset, 0.1f, &got);
+    std::map<std::pair<int, int>, float> have, want;
+    for (const auto& c : got) EXPECT_TRUE(have.emplace(std::make_pair(c.track, c.detection), c.cost).second) << "pair found twice";
+    for (int t = 0; t < 302; ++t)
+      for (int j : subset) {
+        const ccl::track::Box& a = q[std::size_t(t)].box;
+        const ccl::track::Box& b = d[std::size_t(j)].box;
+        if (!std::isfinite(b.x) || !std::isfinite(b.y) || std::fabs(b.x) > 1e9f || std::fabs(b.y) > 1e9f) continue;
+        const float o = ccl::track::iou(a, b);
+        const float dist = std::hypot(q[std::size_t(t)].centroid_x - d[std::size_t(j)].centroid_x,
+                                      q[std::size_t(t)].centroid_y - d[std::size_t(j)].centroid_y);
+        const float gp = q[std::size_t(t)].gate_px;
+        if (o >= 0.1f || dist <= gp) want[{t, j}] = (1 - o) + (gp > 0 ? std::min(dist / gp, 1.0f) : 1.0f);
       }
-    EXPECT_EQ(have, want) << "round " << round;
-    // The costs, to the bit: the grid's four-wide test must give the floats of the scalar formula.
-    for (const auto& c : got) {
-      if (want_cost.count({c.track, c.detection})) {
-        EXPECT_EQ(c.cost, (want_cost[{c.track, c.detection}])) << "track " << c.track << " detection " << c.detection;
-      }
+    ASSERT_EQ(have.size(), want.size()) << "round " << round;
+    for (const auto& [pair, cost] : want) {
+      ASSERT_TRUE(have.count(pair)) << "round " << round << " missing " << pair.first << "," << pair.second;
+      EXPECT_NEAR(have[pair], cost, 1e-5f);
     }
     EXPECT_GT(want.size(), 50u) << "a round without pairs tests nothing";
   }
 }
 
-// Taking the uncontested pairs first gives the matches of the plain greedy pass over all pairs.
-TEST(GreedyAssignment, SameAsPlainGreedy) {
+// The least total cost over every one-to-one matching, by enumeration (small cases).
+double brute_best(const std::vector<double>& cost, int rows, int cols, int row, std::vector<bool>& used) {
+  if (row == rows) return 0;
+  double best = 1e300;
+  for (int c = 0; c < cols; ++c) {
+    if (used[std::size_t(c)]) continue;
+    used[std::size_t(c)] = true;
+    best = std::min(best, cost[std::size_t(row * cols + c)] + brute_best(cost, rows, cols, row + 1, used));
+    used[std::size_t(c)] = false;
+  }
+  return best;
+}
+
+TEST(Assignment, HungarianFindsTheLeastCost) {
   std::mt19937 rng(5);
-  ccl::track::GreedyAssignment g;  // one for all rounds: its scratch must come back clean from each
-  for (int round = 0; round < 400; ++round) {
-    const int nt = 1 + int(rng() % 40), nd = 1 + int(rng() % 40);
-    // Every fourth round has negative costs too (-0 among them): those take the comparing path.
-    const float offset = round % 4 == 3 ? -1.0f : 0.0f;
-    std::vector<ccl::track::Candidate> c;
-    for (int t = 0; t < nt; ++t)
-      for (int j = 0; j < nd; ++j)
-        if (rng() % 8 == 0) c.push_back({float(rng() % 16) / 8 + offset, t, j});  // coarse costs: many ties
-    std::vector<ccl::track::Candidate> sorted = c;
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.cost, a.track, a.detection) < std::tie(b.cost, b.track, b.detection);
-    });
-    std::vector<int> want_t(nt, -1), want_d(nd, -1);
-    for (const auto& p : sorted)
-      if (want_t[p.track] < 0 && want_d[p.detection] < 0) want_t[p.track] = p.detection, want_d[p.detection] = p.track;
-    g.assign(c, nt, nd);
-    EXPECT_EQ(std::vector<int>(g.detection_of_track().begin(), g.detection_of_track().end()), want_t) << round;
-    EXPECT_EQ(std::vector<int>(g.track_of_detection().begin(), g.track_of_detection().end()), want_d) << round;
+  for (int round = 0; round < 300; ++round) {
+    const int rows = 1 + int(rng() % 5), cols = rows + int(rng() % 3);
+    std::vector<double> cost(std::size_t(rows * cols));
+    for (double& c : cost) c = double(rng() % 8) / 4;  // coarse: many ties
+    std::vector<int> col_of_row;
+    ccl::track::hungarian(cost, rows, cols, &col_of_row);
+    std::set<int> cols_used(col_of_row.begin(), col_of_row.end());
+    ASSERT_EQ(cols_used.size(), std::size_t(rows)) << "not one-to-one";
+    double total = 0;
+    for (int r = 0; r < rows; ++r) total += cost[std::size_t(r * cols + col_of_row[std::size_t(r)])];
+    std::vector<bool> used(static_cast<std::size_t>(cols));
+    EXPECT_DOUBLE_EQ(total, brute_best(cost, rows, cols, 0, used)) << "round " << round;
   }
 }
 
-// Pinned results: a long, dense sequence (the bench's moving boxes, with dropped components, noise
-// components and ids over several option sets) hashed over every id, event, and live track; the
-// hashes were recorded with the tracker before its speed-ups (2026-11-24) and must not change.
-// Integers from splitmix64 only, so the input is the same with any standard library.
+// Sparse pairs in clusters: the matching has the least cost where every pair costs less than
+// leaving a track unmatched, and the most matches.
+TEST(Assignment, ClustersMatchAsOneHungarianWould) {
+  std::mt19937 rng(9);
+  ccl::track::Assignment assignment;
+  for (int round = 0; round < 300; ++round) {
+    const int nt = 1 + int(rng() % 6), nd = 1 + int(rng() % 6);
+    std::vector<ccl::track::Candidate> pairs;
+    for (int t = 0; t < nt; ++t)
+      for (int j = 0; j < nd; ++j)
+        if (rng() % 3 == 0) pairs.push_back({float(rng() % 8) / 8, t, j});
+    std::vector<int> match;
+    assignment.solve(pairs, nt, nd, 2.0, &match);
+    // Brute force over the dense matrix with "unmatched" = 2 for missing pairs, padded with columns
+    // meaning "no detection" (cost 2 each).
+    const int cols = nd + nt;
+    std::vector<double> dense(std::size_t(nt * cols), 2.0);
+    for (const auto& p : pairs) dense[std::size_t(p.track * cols + p.detection)] = p.cost;
+    std::vector<bool> used(static_cast<std::size_t>(cols));
+    const double best = brute_best(dense, nt, cols, 0, used);
+    double total = 0;
+    std::set<int> taken;
+    for (int t = 0; t < nt; ++t) {
+      const int j = match[std::size_t(t)];
+      if (j < 0) {
+        total += 2.0;
+        continue;
+      }
+      EXPECT_TRUE(taken.insert(j).second) << "detection taken twice";
+      bool is_pair = false;
+      for (const auto& p : pairs)
+        if (p.track == t && p.detection == j) is_pair = true, total += p.cost;
+      EXPECT_TRUE(is_pair) << "a match that is no candidate";
+    }
+    EXPECT_NEAR(total, best, 1e-9) << "round " << round;
+  }
+}
+
+// A long, dense sequence (the bench's moving boxes, with dropped components, noise components and
+// ids over several option sets) hashed over every id, event, and live track. Integers from
+// splitmix64 only, so the input is the same with any standard library.
 std::uint64_t splitmix(std::uint64_t* s) {
   std::uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -395,23 +534,38 @@ std::uint64_t fingerprint(const ccl::track::Options& options, int n, int frames,
   }
   for (const auto& t : tracker.tracks()) {
     mix(t.id), mix(t.hits), mix(t.misses), mix(std::uint64_t(t.first_time)), mix(std::uint64_t(t.last_time));
+    mix(std::uint64_t(t.state));
+    const float floats[4] = {t.velocity_x(), t.velocity_y(), t.estimate().x, t.centroid_y};
     std::uint32_t bits[4];
-    std::memcpy(&bits[0], &t.velocity_x, 4), std::memcpy(&bits[1], &t.velocity_y, 4);
-    std::memcpy(&bits[2], &t.box.x, 4), std::memcpy(&bits[3], &t.centroid_y, 4);
+    std::memcpy(bits, floats, sizeof bits);
     for (std::uint32_t b : bits) mix(b);
   }
   return h;
 }
 
+// Same input, same ids: two Trackers over the same long dense sequences agree on every id, event
+// and track, for several option sets.
+// Pinned: these hashes were recorded from this tracker (the rebuild of issue 34, Kalman + staged
+// Hungarian association) on x86-64 on 2026-11-26, not from the previous one, whose ids a new
+// design does not keep. They catch an unintended change of any id, and the aarch64 run
+// (tools/test-tracker-aarch64.sh) checks that another CPU gives the same ids. A deliberate change
+// of the tracker's behaviour re-records them, saying so.
 TEST(Tracker, PinnedIdsOfALongSequence) {
   ccl::track::Options o;
-  EXPECT_EQ(fingerprint(o, 2000, 400, 1), 12016554096617894270ull) << "default options";
+  EXPECT_EQ(fingerprint(o, 2000, 400, 1), 4479150965648545598ull) << "default options";
   o.min_hits = 1, o.max_misses = 3, o.gate = 2.0f, o.min_iou = 0.3f;
-  EXPECT_EQ(fingerprint(o, 1500, 300, 2), 14615570583108040937ull) << "min-hits 1, wide gate";
+  EXPECT_EQ(fingerprint(o, 1500, 300, 2), 14526302439950639350ull) << "min-hits 1, wide gate";
   o.min_hits = 5, o.max_misses = 30, o.gate = 0.5f, o.min_iou = 0.05f;
-  EXPECT_EQ(fingerprint(o, 3000, 300, 3), 5930409581419499321ull) << "dense, narrow gate";
-  o.gate = 0.0f;
-  EXPECT_EQ(fingerprint(o, 500, 200, 4), 2309498147511526987ull) << "gate 0";
+  EXPECT_EQ(fingerprint(o, 3000, 300, 3), 14009235681165538511ull) << "dense, narrow gate";
+}
+
+TEST(Tracker, DeterministicOverLongSequences) {
+  ccl::track::Options o;
+  EXPECT_EQ(fingerprint(o, 2000, 400, 1), fingerprint(o, 2000, 400, 1)) << "default options";
+  o.min_hits = 1, o.max_misses = 3, o.gate = 2.0f, o.min_iou = 0.3f;
+  EXPECT_EQ(fingerprint(o, 1500, 300, 2), fingerprint(o, 1500, 300, 2)) << "min-hits 1, wide gate";
+  o.min_hits = 5, o.max_misses = 30, o.gate = 0.5f, o.min_iou = 0.05f;
+  EXPECT_EQ(fingerprint(o, 3000, 300, 3), fingerprint(o, 3000, 300, 3)) << "dense, narrow gate";
 }
 
 }  // namespace

@@ -1,0 +1,48 @@
+// Candidate (track, detection) pairs of one association stage, found through a uniform grid of the
+// detections' centres instead of testing every pair: work linear in tracks + detections.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "tracker/geometry.hpp"
+
+namespace ccl::track {
+
+struct Candidate {
+  float cost;     // lower is better
+  int track;      // index into the stage's queries
+  int detection;  // index into the detections
+};
+
+// A track as one stage sees it: the box and centroid it is expected at, and its centroid-distance
+// gate (pixels).
+struct Query {
+  Box box;
+  float centroid_x, centroid_y;
+  float gate_px;
+};
+
+class CandidateSearch {
+ public:
+  // Every pair of a query and a detection of `detections[subset[k]]` whose boxes overlap with
+  // IoU >= min_iou or whose centroids are at most gate_px apart. Cost: (1 - IoU) +
+  // min(distance / gate_px, 1) (1 with gate_px 0), in [0, 2]. Pairs come query by query, in an order
+  // fixed by the input (same input, same pairs in the same order). Detections with a non-finite box have no pair.
+  void find(const std::vector<Query>& queries, const Detection* detections, const std::vector<int>& subset,
+            float min_iou, std::vector<Candidate>* out);
+
+ private:
+  // A detection as the grid keeps it, in cell order (no indirection in the query loop).
+  struct Binned {
+    Box box;
+    float centroid_x, centroid_y;
+    int index;
+  };
+  // Scratch kept between frames.
+  std::vector<int> cell_start_, cell_of_, fill_, big_;
+  std::vector<Binned> by_cell_;
+  std::vector<Candidate> buffer_;  // never shrinks: the tests write into it without a branch
+};
+
+}  // namespace ccl::track
