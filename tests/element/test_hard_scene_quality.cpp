@@ -1,7 +1,9 @@
-// What today's foreground=motion makes of the hard scenes (issue 33), scored by hard_scenes.hpp and
-// printed, not bounded yet: the bounds (at most 1 frame with a false object after a light change,
-// no shadow as its own component, a ghost gone within N frames, no fragments) come with a
-// foreground that meets them. The scorer itself is checked on hand-made frames.
+// What the foreground lines make of the hard scenes (issue 33), scored by hard_scenes.hpp and
+// printed. The recommended line, foreground=adaptive, is bounded where it meets issue 33: at most 1
+// frame with a false object after a light change, a stopped object reported while it stands and
+// its ghost gone within absorb-frames (plus the frames its leaving takes), no false object on
+// noise. Shadows and the swaying patch are printed only: it does not meet those yet (README). The
+// scorer itself is checked on hand-made frames.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -56,9 +58,11 @@ TEST(HardSceneScore, FindsLightChangesAndGhostLifetimes) {
   EXPECT_EQ(s.ghost_cleared, std::vector<bool>({true}));
 }
 
-// The two lines measured: the plain motion line and issue 33's best hand-tuned one.
+// The lines measured: the plain motion line, issue 33's best hand-tuned one, the recommended one.
+const char* const kRecommended = "cudaccl foreground=adaptive min-area=50";
 const char* const kLines[] = {"cudaccl foreground=motion min-area=50",
-                              "cudaccl foreground=motion motion-factor=2 open=1 close=3 min-area=50"};
+                              "cudaccl foreground=motion motion-factor=2 open=1 close=3 min-area=50", kRecommended};
+bool recommended(const char* line) { return std::string(line) == kRecommended; }
 
 void report(const hard::SceneScore& s) { std::printf("hard scene: %s\n", hard::summary(s).c_str()); }
 
@@ -68,29 +72,43 @@ unsigned seed() {
   return s ? unsigned(std::strtoul(s, nullptr, 10)) : 1u;
 }
 
+// Thousands of frames through three lines: minutes under valgrind, where the scenes' truth tests run.
+#define SKIP_UNDER_VALGRIND() \
+  if (std::getenv("CCL_UNDER_VALGRIND")) GTEST_SKIP() << "long pipelines; run without valgrind"
+
 hard::SceneScore run(const char* scene, const char* line, int n) {
   return hard::run(scene, line, n, 50, 60, 640, 360, seed());
 }
 
 TEST(HardSceneQuality, GainStep) {
+  SKIP_UNDER_VALGRIND();
   for (const char* line : kLines) {
     const hard::SceneScore s = run("gain-step", line, 500);
     EXPECT_EQ(s.frames, 500);
     EXPECT_EQ(s.change_frames, std::vector<int>({100, 200, 300, 400}));  // the scene's schedule, by hand
     report(s);
+    if (recommended(line)) {
+      EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
+      EXPECT_EQ(s.false_frames_before_first_change, 0) << hard::summary(s);
+    }
   }
 }
 
 TEST(HardSceneQuality, IrSwitch) {
+  SKIP_UNDER_VALGRIND();
   for (const char* line : kLines) {
     const hard::SceneScore s = run("ir-switch", line, 560);
     EXPECT_EQ(s.frames, 560);
     EXPECT_EQ(s.change_frames, std::vector<int>({150, 350, 550}));
     report(s);
+    if (recommended(line)) {
+      EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
+    }
   }
 }
 
 TEST(HardSceneQuality, Shadows) {
+  SKIP_UNDER_VALGRIND();
   for (const char* line : kLines) {
     const hard::SceneScore s = run("shadows", line, 300);
     EXPECT_EQ(s.frames, 300);
@@ -99,6 +117,7 @@ TEST(HardSceneQuality, Shadows) {
 }
 
 TEST(HardSceneQuality, Sway) {
+  SKIP_UNDER_VALGRIND();
   for (const char* line : kLines) {
     const hard::SceneScore s = run("sway", line, 300);
     EXPECT_EQ(s.frames, 300);
@@ -108,20 +127,32 @@ TEST(HardSceneQuality, Sway) {
 
 // At 640x360 the object stands from frame 128 to 227 and its ghost is listed until frame 495.
 TEST(HardSceneQuality, StoppedObject) {
+  SKIP_UNDER_VALGRIND();
   for (const char* line : kLines) {
     const hard::SceneScore s = run("stopped-object", line, 520);
     EXPECT_EQ(s.frames, 520);
     EXPECT_EQ(s.still_frames, 100);
     EXPECT_EQ(s.ghost_lifetimes.size(), 1u);
     report(s);
+    if (recommended(line)) {  // absorb-frames is 100, longer than the stop: reported all along
+      EXPECT_GE(s.still_frames_detected, 95) << hard::summary(s);
+      // each pixel it uncovers is a ghost for at most 100 frames; uncovering its place takes it
+      // under 20 frames (under 60 pixels wide, leaving at 3 pixels a frame)
+      EXPECT_LE(s.longest_ghost(), 100 + 20) << hard::summary(s);
+      EXPECT_EQ(s.ghost_cleared, std::vector<bool>({true})) << hard::summary(s);
+    }
   }
 }
 
 TEST(HardSceneQuality, Noise) {
+  SKIP_UNDER_VALGRIND();
   for (const char* line : kLines) {
     const hard::SceneScore s = run("noise", line, 300);
     EXPECT_EQ(s.frames, 300);
     report(s);
+    if (recommended(line)) {
+      EXPECT_EQ(s.frames_with_false_object, 0) << hard::summary(s);
+    }
   }
 }
 
