@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Track ids on the daylight scene: cclblobsrc scene=daylight ! cudaccl foreground=motion open=1
+# Track ids on the daylight scene: cclblobsrc scene=daylight ! cudaccl foreground=adaptive
 # min-area=50 ! ccltracker ! ccloverlay trail=12 (the track id where one is set, and a line through
 # its last 12 centroids); frames 60, 70,
 # 80 and 90 side by side in docs/demo-tracker.png. Run after tools/demo.sh has built ./build.
@@ -9,7 +9,7 @@ export GST_PLUGIN_PATH="$PWD/build/gst"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gst-launch-1.0 -q cclblobsrc scene=daylight num-buffers=91 ! \
-  cudaccl foreground=motion open=1 min-area=50 ! ccltracker ! \
+  cudaccl foreground=adaptive min-area=50 ! ccltracker ! \
   videoconvert ! video/x-raw,format=RGBA ! videoscale ! video/x-raw,width=400,height=225 ! \
   ccloverlay label-scale=1 trail=12 ! videoconvert ! video/x-raw,format=RGB ! multifilesink location="$tmp/f%03d.rgb"
 python3 - "$tmp" <<'PY'

@@ -22,9 +22,9 @@ motion_frames=$(mktemp -d)
 trap 'rm -rf "$motion_frames"' EXIT
 gst-launch-1.0 -m \
   cclblobsrc scene=daylight num-buffers=60 ! \
-  cudaccl foreground=motion open=1 min-area=50 post-messages=true ! \
+  cudaccl foreground=adaptive min-area=50 post-messages=true ! \
   videoconvert ! video/x-raw,format=RGBA ! ccloverlay ! pngenc compression-level=9 ! \
   multifilesink location="$motion_frames/frame-%05d.png" max-files=1 2>&1 |
   python3 tools/print-components.py --last
 mv "$motion_frames"/frame-*.png docs/demo-motion.png
-echo "annotated frame of the daylight scene, foreground=motion: docs/demo-motion.png"
+echo "annotated frame of the daylight scene, foreground=adaptive: docs/demo-motion.png"

@@ -1,6 +1,6 @@
 // The README's object-counting pipeline on a real H.264 file: the daylight scene is encoded here
 // (openh264enc, mp4mux), then read back with filesrc ! qtdemux ! h264parse ! <decoder> ! cudaccl
-// foreground=motion ! ccltracker. Decoded by openh264dec into system memory with the CPU backend,
+// foreground=adaptive ! ccltracker. Decoded by openh264dec into system memory with the CPU backend,
 // and by nvh264dec into CUDA memory with the CUDA backend, it must give the same frames' components,
 // the same track ids and the same ccl-track messages (H.264 decoding is bit-exact). Skips where
 // the codecs (or, for the GPU half, a device and nvcodec) are not installed.
@@ -80,7 +80,7 @@ std::string encode_daylight(const std::string& path) {
   return r.eos ? "" : "encoding failed: " + r.error;
 }
 
-const char* kCounting = "cudaccl name=ccl foreground=motion open=1 min-area=50 ! ccltracker name=tracker "
+const char* kCounting = "cudaccl name=ccl foreground=adaptive min-area=50 ! ccltracker name=tracker "
                         "post-messages=true ! fakesink";
 
 class FilePipeline : public ::testing::Test {
@@ -106,7 +106,7 @@ class FilePipeline : public ::testing::Test {
 };
 
 TEST_F(FilePipeline, CountsTheObjectsOfADecodedFileOnTheCpu) {
-  const PipelineRun cpu = play(source() + "openh264dec ! cudaccl backend=cpu foreground=motion open=1 min-area=50 ! "
+  const PipelineRun cpu = play(source() + "openh264dec ! cudaccl backend=cpu foreground=adaptive min-area=50 ! "
                                   "ccltracker name=tracker post-messages=true ! fakesink",
                        true);
   ASSERT_TRUE(cpu.eos) << cpu.error;
@@ -124,7 +124,7 @@ TEST_F(FilePipeline, NvDecodedOnTheGpuGivesTheCpuTracks) {
   std::string why;
   if (!ccl::cuda_device_usable(&why)) GTEST_SKIP() << why;
   if (!elcheck::have("nvh264dec")) GTEST_SKIP() << "nvh264dec (gst-plugins-bad nvcodec) not installed";
-  const PipelineRun cpu = play(source() + "openh264dec ! cudaccl backend=cpu foreground=motion open=1 min-area=50 ! "
+  const PipelineRun cpu = play(source() + "openh264dec ! cudaccl backend=cpu foreground=adaptive min-area=50 ! "
                                   "ccltracker name=tracker post-messages=true ! fakesink",
                        true);
   const PipelineRun gpu = play(source() + "nvh264dec ! " + kCounting, true);

@@ -65,7 +65,7 @@ GstPadProbeReturn record_tracked(GstPad* pad, GstPadProbeInfo* info, gpointer da
 TrackedRun track(const std::string& decoded, const std::string& backend) {
   TrackedRun run;
   GstElement* pipeline = elcheck::parse(decoded + " ! cudaccl " + backend +
-                                        " foreground=motion open=1 min-area=50 ! ccltracker name=tracker "
+                                        " foreground=adaptive min-area=50 ! ccltracker name=tracker "
                                         "post-messages=true ! fakesink");
   if (!pipeline) {
     run.error = "no pipeline";
