@@ -20,7 +20,7 @@ __device__ unsigned warp_sum(unsigned v) {
 }
 
 // One lane's owned pixels of Adaptive: foreground count and light sums, kept in registers over the
-// tile loop and added to the block's once (a lane sees at most 92 * 10 / 8 pixels: 32-bit sums).
+// tile loop and added to the block's once (a lane sees at most 92 * 10 / 16 pixels: 32-bit sums).
 struct OwnedSums {
   unsigned foreground = 0, m = 0, i = 0, mm = 0, mi = 0;
 

@@ -19,7 +19,7 @@ constexpr int kForegroundTileWords = 8;                         // output words 
 constexpr int kForegroundTileWidth = 32 * kForegroundTileWords;  // 256 output pixels per tile row
 constexpr int kForegroundTileHeight = 32;                        // output rows per tile
 constexpr int kForegroundMaxHalo = 30;  // < 32: one halo word each side covers it; an opening of radius 15
-constexpr int kForegroundThreads = 256;
+constexpr int kForegroundThreads = 512;  // 16 warps: a 1080p frame is ~272 tiles, too few blocks to hide latency with 8
 
 // The filters of one pass, in order: opening, closing, erosion (shrink).
 struct TileFilters {
