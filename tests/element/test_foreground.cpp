@@ -1,4 +1,4 @@
-// cudaccl backend=cpu foreground=motion and open/close: every frame's GstCclMeta equals the
+// cudaccl backend=cpu foreground=motion or adaptive and open/close: every frame's GstCclMeta equals the
 // foreground oracle's mask labelled by the flood-fill oracle; frames in flight share one model;
 // the model starts afresh on flush, caps change and DISCONT; the properties' ranges and defaults.
 #include <algorithm>
@@ -14,13 +14,22 @@ namespace {
 
 using elcheck::Harness;
 
-// The oracle's side of one stream: its Sigma-Delta state, morphology, flood fill.
+// The oracle's side of one stream: its model state, morphology, flood fill. For adaptive, the
+// element's recipe (factor 3, open 1, close 2, shrink 1) as ccl/foreground.hpp states it.
 struct OracleStream {
   oracle::SigmaDelta model;
-  ccl::Result next(const frames::Frame& f, const ccl::Options& o) {
-    oracle::Mask mask = o.foreground == ccl::Foreground::Motion ? model.next(f, o.motion_factor)
-                                                                : oracle::threshold_mask(f, o.threshold);
-    mask = oracle::open_close(mask, f.width, f.height, o.open_radius, o.close_radius);
+  oracle::Adaptive adaptive;
+  ccl::Result next(const frames::Frame& f, ccl::Options o) {
+    if (o.foreground == ccl::Foreground::Adaptive) {
+      o.motion_factor = 3;
+      o.open_radius = o.open_radius ? o.open_radius : 1;
+      o.close_radius = o.close_radius ? o.close_radius : 2;
+      o.shrink_radius = 1;
+    }
+    oracle::Mask mask = o.foreground == ccl::Foreground::Motion     ? model.next(f, o.motion_factor)
+                        : o.foreground == ccl::Foreground::Adaptive ? adaptive.next(f, o.motion_factor, o.absorb_frames)
+                                                                    : oracle::threshold_mask(f, o.threshold);
+    mask = oracle::clean_up(mask, f.width, f.height, o.open_radius, o.close_radius, o.shrink_radius);
     ccl::Options label_opts = o;
     label_opts.threshold = 0;
     return oracle::flood_fill(oracle::mask_frame(mask, f.width, f.height), label_opts).result;
@@ -40,6 +49,8 @@ ccl::Options motion(int conn, int open, int close, int factor = 4) {
 std::string props(const ccl::Options& o) {
   std::string s = elcheck::props(o);
   if (o.foreground == ccl::Foreground::Motion) s += " foreground=motion";
+  if (o.foreground == ccl::Foreground::Adaptive) s += " foreground=adaptive";
+  if (o.absorb_frames != 100) s += " absorb-frames=" + std::to_string(o.absorb_frames);
   if (o.motion_factor != 4) s += " motion-factor=" + std::to_string(o.motion_factor);
   if (o.open_radius) s += " open=" + std::to_string(o.open_radius);
   if (o.close_radius) s += " close=" + std::to_string(o.close_radius);
@@ -111,7 +122,10 @@ std::size_t push_and_check(Harness& h, const std::vector<frames::Frame>& fs, std
   drain(h);
   std::size_t with_components = 0;
   for (std::size_t i = first; i < end; ++i) {
-    if (i == discont_at) want.model.reset();
+    if (i == discont_at) {
+      want.model.reset();
+      want.adaptive.reset();
+    }
     GstBuffer* out = gst_harness_pull(h.get());
     EXPECT_EQ(out ? GST_BUFFER_PTS(out) : 0, GstClockTime(i) * GST_MSECOND) << "order";
     ccl::Result r;
@@ -150,6 +164,27 @@ TEST(ElementForeground, ThresholdWithMorphologyMatchesTheOracle) {
     }
 }
 
+ccl::Options adaptive(int conn, int absorb) {
+  ccl::Options o = elcheck::opts(conn);
+  o.foreground = ccl::Foreground::Adaptive;
+  o.absorb_frames = absorb;
+  return o;
+}
+
+// foreground=adaptive, its recipe applied by the element, past the slow turns (every 16th frame)
+// and absorptions (absorb-frames 5), with one and three frames in flight.
+TEST(ElementForeground, AdaptiveMatchesTheOracle) {
+  const auto fs = scene(64, 48, 40, 11);
+  for (int conn : {4, 8})
+    for (int lanes : {1, 3}) {
+      const ccl::Options o = adaptive(conn, conn == 4 ? 5 : 100);
+      Harness h(props(o) + " frames-in-flight=" + std::to_string(lanes));
+      h.set_caps(elcheck::gray_caps(64, 48));
+      OracleStream want;
+      EXPECT_GT(push_and_check(h, fs, 0, fs.size(), want, o), fs.size() / 2) << "the rectangles move";
+    }
+}
+
 // The engines of frames-in-flight=3 share one model fed in frame order: the answers of 1 engine.
 TEST(ElementForeground, FramesInFlightShareOneModel) {
   const auto fs = scene(50, 40, 17, 2);
@@ -180,6 +215,14 @@ TEST(ElementForeground, CudaBackendMatchesTheOracle) {
       OracleStream want;
       EXPECT_GT(push_and_check(h, fs, 0, fs.size(), want, o), fs.size() / 2);
     }
+  const auto long_scene = scene(97, 61, 40, 5);
+  for (int lanes : {1, 3}) {
+    const ccl::Options o = adaptive(8, lanes == 1 ? 5 : 100);
+    Harness h(props(o) + " frames-in-flight=" + std::to_string(lanes), "cuda");
+    h.set_caps(elcheck::gray_caps(97, 61));
+    OracleStream want;
+    EXPECT_GT(push_and_check(h, long_scene, 0, long_scene.size(), want, o), long_scene.size() / 2) << "adaptive";
+  }
 #else
   GTEST_SKIP() << "built without CUDA";
 #endif
@@ -297,9 +340,10 @@ TEST(ElementForeground, PropertiesDefaultsRangesAndRefusals) {
   GParamSpec* fg = g_object_class_find_property(klass, "foreground");
   ASSERT_NE(fg, nullptr);
   GEnumClass* ec = G_ENUM_CLASS(g_type_class_ref(fg->value_type));
-  ASSERT_EQ(ec->n_values, 2u);
+  ASSERT_EQ(ec->n_values, 3u);
   EXPECT_STREQ(ec->values[0].value_nick, "threshold");
   EXPECT_STREQ(ec->values[1].value_nick, "motion");
+  EXPECT_STREQ(ec->values[2].value_nick, "adaptive");
   EXPECT_STREQ(g_type_name(fg->value_type), "GstCudaCclForeground");
   g_type_class_unref(ec);
   gint mode = -1;
@@ -314,7 +358,10 @@ TEST(ElementForeground, PropertiesDefaultsRangesAndRefusals) {
     guint lo, hi, def;
     std::vector<guint> refused;  // out of range (a radius has no value below 0 to try)
   };
-  const Range ranges[] = {{"motion-factor", 1, 15, 4, {0, 16}}, {"open", 0, 15, 0, {16}}, {"close", 0, 15, 0, {16}}};
+  const Range ranges[] = {{"motion-factor", 1, 15, 4, {0, 16}},
+                          {"open", 0, 15, 0, {16}},
+                          {"close", 0, 15, 0, {16}},
+                          {"absorb-frames", 1, 255, 100, {0, 256}}};
   // bookworm's GLib (2.74) logs the refusal as a warning, trixie's (2.84) as a critical.
   const guint handler = g_log_set_handler("GLib-GObject", GLogLevelFlags(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL),
                                           count_warning, nullptr);
