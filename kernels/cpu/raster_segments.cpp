@@ -23,8 +23,7 @@ class RasterSegmentsAnalyzer final : public Analyzer {
 
   // Labelling happens in collect(), on the caller's thread (there is no device to overlap with);
   // the foreground stage, when there is one, in submit().
-  void submit(const ImageView& image, const Options& options, const LabelView* labels,
-              const MaskView* mask) override {
+  void submit(const ImageView& image, const Options& options, const LabelView* labels, const MaskView* mask) override {
     if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
     validate(image, options);
     validate(image, mask);

@@ -32,7 +32,8 @@ Shown show(ccl::Analyzer& a, const frames::Frame& f, const ccl::Options& o) {
   a.run(corecheck::view(f), o, s.result, nullptr, &view);
   for (int y = 0; y < f.height; ++y) {
     for (int x = 0; x < f.width; ++x) s.mask.push_back(dest[std::size_t(y) * stride + x]);
-    for (int x = f.width; x < stride; ++x) s.padding_kept = s.padding_kept && dest[std::size_t(y) * stride + x] == kUntouched;
+    for (int x = f.width; x < stride; ++x)
+      s.padding_kept = s.padding_kept && dest[std::size_t(y) * stride + x] == kUntouched;
   }
   return s;
 }

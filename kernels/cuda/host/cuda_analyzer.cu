@@ -76,9 +76,9 @@ void CudaAnalyzer::submit_host(const ImageView& image, const Options& options, c
 }
 void CudaAnalyzer::fill_plane(std::uint8_t* data, std::ptrdiff_t stride, int width, int height, std::uint8_t value) {
   if (width < 1 || height < 1) return;
-  cuda::check(cudaMemset2DAsync(data, std::size_t(stride), value, std::size_t(width), std::size_t(height),
-                                impl_->stream()),
-              "cudaMemset2DAsync (plane fill)");
+  cuda::check(
+      cudaMemset2DAsync(data, std::size_t(stride), value, std::size_t(width), std::size_t(height), impl_->stream()),
+      "cudaMemset2DAsync (plane fill)");
 }
 void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result) {
   impl_->run_host(image, options, result);

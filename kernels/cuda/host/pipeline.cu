@@ -253,7 +253,8 @@ void FramePipeline::submit(const ImageView& image, const Options& options, const
     labelled.threshold = 0;
     labelled.foreground = Foreground::Threshold;
     labelled.open_radius = labelled.close_radius = 0;
-    frame_ = PendingFrame{queue_foreground(image, options), labelled, labels ? *labels : LabelView{}, timer_, 0, MaskView{}};
+    frame_ =
+        PendingFrame{queue_foreground(image, options), labelled, labels ? *labels : LabelView{}, timer_, 0, MaskView{}};
   } else {
     frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer_, 0, MaskView{}};
   }

@@ -45,8 +45,7 @@ class FramePipeline {
   // collect() waits and fills `result`. One frame at a time; `image`, `labels` and `mask` must stay
   // valid until collect(). `mask` (device memory) gets the mask that is labelled, queued after the
   // frame's labelling in submit().
-  void submit(const ImageView& image, const Options& options, const LabelView* labels,
-              const MaskView* mask = nullptr);
+  void submit(const ImageView& image, const Options& options, const LabelView* labels, const MaskView* mask = nullptr);
   void collect(Result& result);
   // `image.data` is host memory: one async upload into reused device memory, then submit(). `mask`
   // (host memory) gets the mask that is labelled in collect().
