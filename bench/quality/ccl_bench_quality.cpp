@@ -91,7 +91,7 @@ bool run_sequence(const Args& a, const std::string& dir) {
     truth_boxes.push_back(quality::truth_objects(s.truth_of(t), s.width, s.height));
 
   GstCaps* caps = nullptr;
-  std::vector<GstBuffer*> frames = quality::decode_frames(s, "I420", &caps);
+  std::vector<GstBuffer*> frames = quality::decode_frames(s, &caps);
   std::vector<quality::ElementRun> runs;
   quality::PeerResult peer;
   try {

@@ -176,13 +176,11 @@ CdnetSequence read_cdnet_sequence(const std::string& dir) {
   return s;
 }
 
-std::vector<GstBuffer*> decode_frames(const CdnetSequence& s, const char* format, GstCaps** caps) {
+std::vector<GstBuffer*> decode_frames(const CdnetSequence& s, GstCaps** caps) {
   *caps = nullptr;
   std::vector<GstBuffer*> frames =
       pull_all(multifile(s.dir + "/input/in%06d.jpg", 1, s.frames, "image/jpeg") +
-                   " ! jpegdec idct-method=islow ! videoconvert ! appsink name=sink sync=false "
-                   "caps=\"video/x-raw,format=" +
-                   format + "\"",
+                   " ! jpegdec idct-method=islow ! appsink name=sink sync=false caps=\"video/x-raw,format=I420\"",
                caps);
   GstVideoInfo info;
   if (!*caps || !gst_video_info_from_caps(&info, *caps) || int(frames.size()) != s.frames ||

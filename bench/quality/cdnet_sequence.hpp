@@ -30,10 +30,10 @@ struct CdnetSequence {
 // frames are counted, not decoded (decode_frames does that).
 CdnetSequence read_cdnet_sequence(const std::string& dir);
 
-// Frames 1..frames decoded to `format` ("I420" for the element: jpegdec's own output, videoconvert
-// passes it through; "BGR" for OpenCV: videoconvert, by the JPEG's full-range colorimetry), in order; each
-// buffer carries its PTS (30 frames/s) and a GstVideoMeta when its layout is not the default.
-// `caps` gets the frames' caps. The caller unrefs both.
-std::vector<GstBuffer*> decode_frames(const CdnetSequence& s, const char* format, GstCaps** caps);
+// Frames 1..frames as jpegdec decodes them: I420, the JPEG's own planes (the element's input; the
+// MOG2 peer makes BGR of them as libjpeg would), in order; each buffer carries its PTS (30
+// frames/s) and a GstVideoMeta when its layout is not the default. `caps` gets the frames' caps.
+// The caller unrefs both.
+std::vector<GstBuffer*> decode_frames(const CdnetSequence& s, GstCaps** caps);
 
 }  // namespace quality

@@ -20,7 +20,7 @@ struct PeerResult {
   double seconds = 0;  // MOG2, opening and components over every frame (decoding not counted)
 };
 
-// `frames`, `caps`: decode_frames(s, "I420"); `truth_boxes[t - s.first]`: the truth objects of
+// `frames`, `caps`: decode_frames(s); `truth_boxes[t - s.first]`: the truth objects of
 // evaluated frame t.
 PeerResult run_mog2_peer(const CdnetSequence& s, const std::vector<GstBuffer*>& frames, GstCaps* caps,
                          const std::vector<std::vector<Box>>& truth_boxes);
