@@ -6,7 +6,8 @@
 # Getting there, from this machine:
 #   - the runtime needs jpegdec: pack-gst-runtime .gpuhost /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstjpeg.so
 #     (multifile, png and app are in its default set);
-#   - tools/stage-gpuhost.sh packs build/bench/quality/ccl-bench-quality with the plugin;
+#   - tools/stage-gpuhost.sh (BUILD_DIR=build-cuda for a CUDA build folder of another name) packs
+#     bench/quality/ccl-bench-quality with the plugin;
 #   - the data travels in a git-ignored folder named in the device tool's carry list (34 MB for
 #     highway): mkdir -p .cdnet && cp -r ../shared/data/cdnet-highway .cdnet/ , then carry
 #     [".gpuhost", ".gpurun", ".cdnet"] and run
