@@ -331,7 +331,8 @@ TEST(ShowMask, CudaGivesTheCpuBytes) {
           for (std::size_t i = 0; i < fs.size(); ++i) {
             GstBuffer* out = gst_harness_pull(h);
             ASSERT_NE(out, nullptr) << line;
-            outputs[k].push_back(read_picture(out, GST_VIDEO_FORMAT_NV12, 75, 44));  // cudadownload's padding is its own
+            outputs[k].push_back(
+                read_picture(out, GST_VIDEO_FORMAT_NV12, 75, 44));  // cudadownload's padding is its own
             const GstCclMeta* m = gst_buffer_get_ccl_meta(out);
             metas[k].push_back(m ? elcheck::from_meta(*m) : ccl::Result{});
             gst_buffer_unref(out);
