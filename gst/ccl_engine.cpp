@@ -1,5 +1,7 @@
 #include "ccl_engine.h"
 
+#include <cstring>
+
 #include "ccl_frame_errors.h"
 
 // gst_video_frame_map checks the size only without a GstVideoMeta, and a meta's offset and stride
@@ -35,4 +37,36 @@ ccl::ImageView GstCclPlane0Map::view() const {
   view.height = GST_VIDEO_FRAME_COMP_HEIGHT(&frame_, 0);
   view.stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame_, 0);
   return view;
+}
+
+ccl::MaskView GstCclPlane0Map::mask_view() const {
+  ccl::MaskView mask;
+  mask.data = static_cast<std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame_, 0));
+  mask.stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame_, 0);
+  return mask;
+}
+
+// A plane's size in bytes from its first component: NV12's interleaved UV is width/2 pixels of 2 bytes.
+GstCclPlane0Map::OtherPlanes GstCclPlane0Map::other_planes() const {
+  OtherPlanes out{};
+  for (guint p = 1; p < GST_VIDEO_FRAME_N_PLANES(&frame_); ++p) {
+    gint components[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component(frame_.info.finfo, p, components);
+    const gint c = components[0];
+    if (c < 0) continue;
+    out.planes[out.n++] = Plane{static_cast<std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame_, p)),
+                                GST_VIDEO_FRAME_PLANE_STRIDE(&frame_, p),
+                                GST_VIDEO_FRAME_COMP_WIDTH(&frame_, c) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame_, c),
+                                GST_VIDEO_FRAME_COMP_HEIGHT(&frame_, c)};
+  }
+  return out;
+}
+
+void GstCclPlane0Map::fill_other_planes(std::uint8_t value) const {
+  const OtherPlanes other = other_planes();
+  for (int i = 0; i < other.n; ++i) {
+    const Plane& plane = other.planes[i];
+    for (int y = 0; y < plane.height; ++y)
+      std::memset(plane.data + std::ptrdiff_t(y) * plane.stride, value, std::size_t(plane.width_bytes));
+  }
 }

@@ -19,9 +19,11 @@ class GstCclEngine {
   // Prepares for frames of this size, in system memory when `system_memory`, labelled with
   // `options`' algorithm and analysis, so no frame allocates; throws ccl::Error.
   virtual void reserve(int width, int height, bool system_memory, const ccl::Options& options) = 0;
-  // Maps plane 0 of `buffer` (mapped until collect()) and queues its labelling. Throws ccl::Error,
-  // or GstCclFrameError when the buffer does not hold the frame.
-  virtual void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options) = 0;
+  // Maps plane 0 of `buffer` (mapped until collect()) and queues its labelling. With `show_mask`
+  // the frame is mapped writable and becomes the mask that is labelled (plane 0: 255 foreground,
+  // 0 background; the other planes 128) by collect(). Throws ccl::Error, or GstCclFrameError when
+  // the buffer does not hold the frame.
+  virtual void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options, bool show_mask) = 0;
   // Waits for the submitted frame, fills `result` and unmaps the frame (also when it throws).
   virtual void collect(ccl::Result& result) = 0;
   // The next frame submitted to any engine starts the background model they share afresh; frames
@@ -29,7 +31,11 @@ class GstCclEngine {
   virtual void reset_background() = 0;
 };
 
-// Plane 0 of one frame, mapped from submit() to collect().
+// Plane 0 of one frame, mapped from submit() to collect() (the other planes too, for show-mask).
+// The map flags of a frame that shows its mask: written, and read first by the labelling.
+constexpr std::uint8_t kNeutralChroma = 128;  // the other planes of a shown mask: grey
+constexpr GstMapFlags kGstCclShowMaskMap = GstMapFlags(GST_MAP_READ | GST_MAP_WRITE);
+
 class GstCclPlane0Map {
  public:
   GstCclPlane0Map() = default;
@@ -39,6 +45,22 @@ class GstCclPlane0Map {
   // Throws GstCclFrameError when plane 0 lies outside `buffer` or cannot be mapped with `flags`.
   void map(GstBuffer* buffer, const GstVideoInfo& info, GstMapFlags flags);
   void unmap();
+  // Plane 0 as the destination of the mask (the frame must be mapped with GST_MAP_WRITE).
+  ccl::MaskView mask_view() const;
+  // The planes after plane 0 (chroma), as bytes: none for GRAY8.
+  struct Plane {
+    std::uint8_t* data;
+    std::ptrdiff_t stride;
+    int width_bytes;
+    int height;
+  };
+  struct OtherPlanes {
+    Plane planes[GST_VIDEO_MAX_PLANES];
+    int n;
+  };
+  OtherPlanes other_planes() const;
+  // Sets every byte of the other planes to `value` (system memory maps only).
+  void fill_other_planes(std::uint8_t value) const;
   // Runs `queue` on the mapped plane 0; unmaps when it throws.
   template <typename Queue>
   void use(Queue&& queue) {

@@ -9,10 +9,15 @@ class CpuEngine final : public GstCclEngine {
     analyzer_->set_background_model(model_);
   }
   void reserve(int, int, bool, const ccl::Options&) override {}
-  // CUDA memory is downloaded by the plain map.
-  void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options) override {
-    map_.map(buffer, info, GST_MAP_READ);
-    map_.use([&](const ccl::ImageView& image) { analyzer_->submit(image, options); });
+  // CUDA memory is downloaded by the plain map (and uploaded again at the unmap when written).
+  void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options, bool show_mask) override {
+    map_.map(buffer, info, show_mask ? kGstCclShowMaskMap : GST_MAP_READ);
+    map_.use([&](const ccl::ImageView& image) {
+      if (!show_mask) return analyzer_->submit(image, options);
+      const ccl::MaskView mask = map_.mask_view();
+      map_.fill_other_planes(kNeutralChroma);
+      analyzer_->submit(image, options, nullptr, &mask);
+    });
   }
   void collect(ccl::Result& result) override {
     map_.release_after([&] { analyzer_->collect(result); });

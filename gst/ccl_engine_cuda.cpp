@@ -35,7 +35,7 @@ class CudaEngine final : public GstCclEngine {
     analyzer_->reserve(width, height, system_memory, options);
   }
 
-  void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options) override {
+  void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options, bool show_mask) override {
     const bool device = gst_is_cuda_memory(gst_buffer_peek_memory(buffer, 0));
     GST_TRACE("%s", device ? "labeling CUDA memory in place" : "uploading system memory");
 #if GST_CHECK_VERSION(1, 24, 0)
@@ -45,13 +45,17 @@ class CudaEngine final : public GstCclEngine {
       if (gst_cuda_memory_get_stream(memory)) gst_cuda_memory_sync(memory);
     }
 #endif
-    map_.map(buffer, info, device ? GstMapFlags(GST_MAP_READ | GST_MAP_CUDA) : GST_MAP_READ);
+    const GstMapFlags read = show_mask ? kGstCclShowMaskMap : GST_MAP_READ;
+    map_.map(buffer, info, device ? GstMapFlags(read | GST_MAP_CUDA) : read);
     map_.use([&](const ccl::ImageView& image) {
       GstCudaCclContextScope scope(stream_->context());
+      const ccl::MaskView mask = show_mask ? map_.mask_view() : ccl::MaskView{};
+      const ccl::MaskView* shown = show_mask ? &mask : nullptr;
+      if (show_mask) fill_other_planes(device);
       if (device)
-        analyzer_->submit(image, options);
+        analyzer_->submit(image, options, nullptr, shown);
       else
-        analyzer_->submit_host(image, options);
+        analyzer_->submit_host(image, options, shown);
     });
   }
 
@@ -60,6 +64,16 @@ class CudaEngine final : public GstCclEngine {
       GstCudaCclContextScope scope(stream_->context());
       analyzer_->collect(result);
     });
+  }
+
+  // Device planes on the engine's stream (ahead of the frame's work), host planes here.
+  void fill_other_planes(bool device) {
+    if (!device) return map_.fill_other_planes(kNeutralChroma);
+    const GstCclPlane0Map::OtherPlanes other = map_.other_planes();
+    for (int i = 0; i < other.n; ++i) {
+      const GstCclPlane0Map::Plane& p = other.planes[i];
+      analyzer_->fill_plane(p.data, p.stride, p.width_bytes, p.height, kNeutralChroma);
+    }
   }
 
   void reset_background() override {

@@ -49,7 +49,7 @@ void GstCclFrameRing::submit(GstBuffer* buffer, const GstVideoInfo& info, const 
   try {
     if (GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT)) slot.engine->reset_background();
     if (!gst_ccl_is_empty_gap(buffer)) {
-      slot.engine->submit(buffer, info, settings.options);
+      slot.engine->submit(buffer, info, settings.options, settings.show_mask);
       slot.labelling = true;
     }
   } catch (...) {

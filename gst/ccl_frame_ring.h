@@ -19,6 +19,7 @@ struct GstCclFrameSettings {
   bool attach_roi_meta;
   bool attach_analytics_meta;
   bool post_messages;
+  bool show_mask;  // the frame becomes the mask that is labelled
 };
 
 // A gap without data: there is no frame to label, it is passed on as it came.

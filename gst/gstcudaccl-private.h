@@ -23,6 +23,7 @@ struct _GstCudaCcl {
   gboolean attach_roi_meta;
   gboolean attach_analytics_meta;  // always FALSE where built without gstreamer-analytics
   gboolean post_messages;
+  gboolean show_mask;
   guint frames_in_flight;
   gboolean gpu_only_logged;  // the "ignored on the CPU backend" note was logged for these values
   gchar* refused_caps;       // the last caps whose refusal was posted as a warning (posted once each)

@@ -44,6 +44,7 @@ enum {
   PROP_OPEN,
   PROP_CLOSE,
   PROP_ABSORB_FRAMES,
+  PROP_SHOW_MASK,
 };
 
 #define DEFAULT_BACKEND GST_CUDA_CCL_BACKEND_AUTO
@@ -51,6 +52,7 @@ enum {
 #define DEFAULT_ATTACH_ROI_META TRUE
 #define DEFAULT_ATTACH_ANALYTICS_META TRUE
 #define DEFAULT_POST_MESSAGES FALSE
+#define DEFAULT_SHOW_MASK FALSE
 #define DEFAULT_FRAMES_IN_FLIGHT 1
 #define MAX_FRAMES_IN_FLIGHT 8
 
@@ -91,6 +93,7 @@ static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GVal
     case PROP_OPEN: self->options.open_radius = int(g_value_get_uint(value)); break;
     case PROP_CLOSE: self->options.close_radius = int(g_value_get_uint(value)); break;
     case PROP_ABSORB_FRAMES: self->options.absorb_frames = int(g_value_get_uint(value)); break;
+    case PROP_SHOW_MASK: self->show_mask = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -120,6 +123,7 @@ static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* va
     case PROP_OPEN: g_value_set_uint(value, guint(self->options.open_radius)); break;
     case PROP_CLOSE: g_value_set_uint(value, guint(self->options.close_radius)); break;
     case PROP_ABSORB_FRAMES: g_value_set_uint(value, guint(self->options.absorb_frames)); break;
+    case PROP_SHOW_MASK: g_value_set_boolean(value, self->show_mask); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -224,8 +228,9 @@ static gboolean gst_cuda_ccl_propose_allocation(GstBaseTransform* trans, GstQuer
 // What the next frame is finished with, and a note when it names GPU kernels the CPU never runs.
 static GstCclFrameSettings gst_cuda_ccl_frame_settings(GstCudaCcl* self) {
   GST_OBJECT_LOCK(self);
-  const GstCclFrameSettings settings{ccl::adaptive_recipe(self->options), bool(self->attach_roi_meta), bool(self->attach_analytics_meta),
-                                     bool(self->post_messages)};
+  const GstCclFrameSettings settings{ccl::adaptive_recipe(self->options), bool(self->attach_roi_meta),
+                                     bool(self->attach_analytics_meta), bool(self->post_messages),
+                                     bool(self->show_mask)};
   const ccl::Options defaults;
   const bool log_gpu_only = !self->gpu_only_logged && self->active_backend == GST_CUDA_CCL_ACTIVE_CPU &&
                             (settings.options.algorithm != defaults.algorithm ||
@@ -466,6 +471,13 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
                         "background, so a stopped object is reported this long and a ghost it leaves is gone "
                         "within this many frames",
                         1, ccl::kMaxAbsorbFrames, guint(defaults.absorb_frames), flags));
+  g_object_class_install_property(
+      gobject_class, PROP_SHOW_MASK,
+      g_param_spec_boolean("show-mask", "Show mask",
+                           "Replace the picture by the mask that is labelled (after foreground, open and close, "
+                           "before the area filters): plane 0 255 for foreground and 0 for background, the other "
+                           "planes 128, so a display shows it in black and white; the metadata is attached as usual",
+                           DEFAULT_SHOW_MASK, flags));
 
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);
@@ -473,7 +485,7 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
       element_class, "Connected component labeling", "Filter/Analyzer/Video",
       "Labels the connected components of the binarized plane 0 (luma or gray) of every frame on an NVIDIA "
       "GPU, or on the CPU where none is usable, and attaches each component's bounding box, area and "
-      "centroid as GstCclMeta and GstVideoRegionOfInterestMeta. Pixels pass unchanged.\n"
+      "centroid as GstCclMeta and GstVideoRegionOfInterestMeta. Pixels pass unchanged unless show-mask is set.\n"
       "Example launch lines:\n"
       "  gst-launch-1.0 videotestsrc pattern=ball ! video/x-raw,format=GRAY8 ! cudaccl post-messages=true ! "
       "fakesink\n"
@@ -512,6 +524,7 @@ static void gst_cuda_ccl_init(GstCudaCcl* self) {
   self->attach_roi_meta = DEFAULT_ATTACH_ROI_META;
   self->attach_analytics_meta = CCL_HAVE_ANALYTICS ? DEFAULT_ATTACH_ANALYTICS_META : FALSE;
   self->post_messages = DEFAULT_POST_MESSAGES;
+  self->show_mask = DEFAULT_SHOW_MASK;
   self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   self->active_backend = GST_CUDA_CCL_ACTIVE_NONE;
   self->ring = new GstCclFrameRing(GST_BASE_TRANSFORM(self));

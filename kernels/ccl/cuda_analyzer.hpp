@@ -48,12 +48,18 @@ class CudaAnalyzer final : public Analyzer {
   std::size_t graphs_kept() const;
 
   // `image.data` is device memory. submit() queues the frame's device work up to the first wait;
-  // collect() synchronizes the stream and fills `result`.
-  void submit(const ImageView& image, const Options& options, const LabelView* labels = nullptr) override;
+  // collect() synchronizes the stream and fills `result`. `mask` (device memory, may be plane 0 of
+  // `image`) gets the mask that is labelled, queued after the labelling.
+  void submit(const ImageView& image, const Options& options, const LabelView* labels = nullptr,
+              const MaskView* mask = nullptr) override;
   void collect(Result& result) override;
   void set_background_model(std::shared_ptr<BackgroundModel> model) override;
-  // `image.data` is host memory: one async upload into reused device memory, then submit().
-  void submit_host(const ImageView& image, const Options& options);
+  // `image.data` is host memory: one async upload into reused device memory, then submit(). `mask`
+  // (host memory, may be plane 0 of `image`) gets the mask that is labelled in collect().
+  void submit_host(const ImageView& image, const Options& options, const MaskView* mask = nullptr);
+  // Queues `value` into every byte of a width x height device plane (e.g. a frame's chroma planes,
+  // which the element sets to neutral grey when it shows the mask), on the analyzer's stream.
+  void fill_plane(std::uint8_t* data, std::ptrdiff_t stride, int width, int height, std::uint8_t value);
   // submit_host() then collect().
   void run_host(const ImageView& image, const Options& options, Result& result);
 

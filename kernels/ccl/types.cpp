@@ -39,6 +39,14 @@ void validate(const ImageView& image, const Options& options) {
          std::to_string(options.absorb_frames));
 }
 
+void validate(const ImageView& image, const MaskView* mask) {
+  if (!mask) return;
+  if (mask->data == nullptr) throw Error(Error::Kind::InvalidArgument, "mask destination has no data");
+  if (mask->stride < image.width)
+    throw Error(Error::Kind::InvalidArgument, "mask destination stride " + std::to_string(mask->stride) +
+                                                  " is smaller than the width " + std::to_string(image.width));
+}
+
 const char* to_string(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::OptimizedUF: return "optimized-uf";

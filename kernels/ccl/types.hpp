@@ -25,6 +25,17 @@ struct LabelView {
   std::ptrdiff_t stride = 0;  // elements (not bytes) between the starts of two rows
 };
 
+// Destination for the mask that is labelled: 255 where foreground, 0 elsewhere (after the
+// foreground stage and open/close, before the area filters), width x height bytes. It may be the
+// image's own plane: it is written once the frame has been read.
+struct MaskView {
+  std::uint8_t* data = nullptr;
+  std::ptrdiff_t stride = 0;  // bytes between the starts of two rows, >= width
+};
+
+constexpr std::uint8_t kMaskForeground = 255;  // MaskView's bytes: foreground
+constexpr std::uint8_t kMaskBackground = 0;    // ... and background
+
 enum class Order { Raster, Area };
 enum class Algorithm { OptimizedUF, EightDLS, M8DLS, ColumnRuns, RasterSegments };
 enum class Analysis { FlslCd, Naive, Flsl, FlslOtf };
@@ -91,6 +102,8 @@ class Error : public std::runtime_error {
 
 // Throws Error(InvalidArgument) with a sentence naming the bad field (a value outside the enums included).
 void validate(const ImageView& image, const Options& options);
+// Throws Error(InvalidArgument) when `mask` (may be null: none asked) cannot take a mask of `image`.
+void validate(const ImageView& image, const MaskView* mask);
 
 const char* to_string(Algorithm algorithm);
 const char* to_string(Analysis analysis);

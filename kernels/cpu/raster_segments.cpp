@@ -23,9 +23,10 @@ class RasterSegmentsAnalyzer final : public Analyzer {
 
   // Labelling happens in collect(), on the caller's thread (there is no device to overlap with);
   // the foreground stage, when there is one, in submit().
-  void submit(const ImageView& image, const Options& options, const LabelView* labels) override {
+  void submit(const ImageView& image, const Options& options, const LabelView* labels, const MaskView* mask) override {
     if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
     validate(image, options);
+    validate(image, mask);
     if (labels && labels->data == nullptr) throw Error(Error::Kind::InvalidArgument, "label map has no data");
     if (labels && labels->stride < image.width)
       throw Error(Error::Kind::InvalidArgument, "label map stride is smaller than the width");
@@ -35,6 +36,7 @@ class RasterSegmentsAnalyzer final : public Analyzer {
     options_ = options;
     if (needs_mask(options)) options_.threshold = 0;
     labels_ = labels ? *labels : LabelView{};
+    mask_out_ = mask ? *mask : MaskView{};
     pending_ = true;
   }
 
@@ -63,6 +65,7 @@ class RasterSegmentsAnalyzer final : public Analyzer {
     result.height = image_.height;
     result.connectivity = options_.connectivity;
     if (want_labels) write_labels(image_, labels_);
+    if (mask_out_.data) write_mask(image_, options_.threshold, mask_out_);
   }
 
  private:
@@ -186,6 +189,16 @@ class RasterSegmentsAnalyzer final : public Analyzer {
     }
   }
 
+  // After labelling, so `out` may be the frame's own plane: `image` is the frame (threshold, no
+  // stage) or mask_ (0/1, threshold 0).
+  static void write_mask(const ImageView& image, std::uint8_t threshold, const MaskView& out) {
+    for (int y = 0; y < image.height; ++y) {
+      const std::uint8_t* in = image.data + std::ptrdiff_t(y) * image.stride;
+      std::uint8_t* row = out.data + std::ptrdiff_t(y) * out.stride;
+      for (int x = 0; x < image.width; ++x) row[x] = in[x] > threshold ? kMaskForeground : kMaskBackground;
+    }
+  }
+
   // Scratch kept between frames: the mask, run and union-find arrays are not reallocated per frame.
   std::shared_ptr<cpu::CpuBackgroundModel> model_;
   std::vector<std::uint8_t> mask_;
@@ -201,6 +214,7 @@ class RasterSegmentsAnalyzer final : public Analyzer {
   ImageView image_;
   Options options_;
   LabelView labels_;
+  MaskView mask_out_;
   bool pending_ = false;
 };
 

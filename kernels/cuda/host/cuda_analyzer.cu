@@ -59,8 +59,9 @@ void CudaAnalyzer::release() { impl_->release(); }
 std::size_t CudaAnalyzer::device_bytes() const { return impl_->device_bytes(); }
 std::size_t CudaAnalyzer::graphs_kept() const { return impl_->graphs_kept(); }
 
-void CudaAnalyzer::submit(const ImageView& image, const Options& options, const LabelView* labels) {
-  impl_->submit(image, options, labels);
+void CudaAnalyzer::submit(const ImageView& image, const Options& options, const LabelView* labels,
+                          const MaskView* mask) {
+  impl_->submit(image, options, labels, mask);
 }
 void CudaAnalyzer::collect(Result& result) { impl_->collect(result); }
 void CudaAnalyzer::set_background_model(std::shared_ptr<BackgroundModel> model) {
@@ -70,7 +71,15 @@ void CudaAnalyzer::set_background_model(std::shared_ptr<BackgroundModel> model) 
                                                   model->backend_name() + " backend");
   impl_->set_background_model(std::move(cuda_model));
 }
-void CudaAnalyzer::submit_host(const ImageView& image, const Options& options) { impl_->submit_host(image, options); }
+void CudaAnalyzer::submit_host(const ImageView& image, const Options& options, const MaskView* mask) {
+  impl_->submit_host(image, options, mask);
+}
+void CudaAnalyzer::fill_plane(std::uint8_t* data, std::ptrdiff_t stride, int width, int height, std::uint8_t value) {
+  if (width < 1 || height < 1) return;
+  cuda::check(
+      cudaMemset2DAsync(data, std::size_t(stride), value, std::size_t(width), std::size_t(height), impl_->stream()),
+      "cudaMemset2DAsync (plane fill)");
+}
 void CudaAnalyzer::run_host(const ImageView& image, const Options& options, Result& result) {
   impl_->run_host(image, options, result);
 }

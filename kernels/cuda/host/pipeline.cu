@@ -16,6 +16,7 @@
 #include "label/raster_segments.cuh"
 #include "output/compact.cuh"
 #include "output/label_map.cuh"
+#include "output/mask_bytes.cuh"
 #include "primitives/connectivity.hpp"
 
 namespace ccl::cuda {
@@ -239,9 +240,11 @@ ImageView FramePipeline::queue_foreground(const ImageView& image, const Options&
   return queue_foreground_stage(image, options, model_.get(), scratch_.foreground(), stream_);
 }
 
-void FramePipeline::submit(const ImageView& image, const Options& options, const LabelView* labels) {
+void FramePipeline::submit(const ImageView& image, const Options& options, const LabelView* labels,
+                           const MaskView* mask) {
   if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
   validate(image, options);
+  validate(image, mask);
   if (labels && (labels->data == nullptr || labels->stride < image.width))
     throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
   if (foreground_stage_on(options)) {
@@ -250,12 +253,20 @@ void FramePipeline::submit(const ImageView& image, const Options& options, const
     labelled.threshold = 0;
     labelled.foreground = Foreground::Threshold;
     labelled.open_radius = labelled.close_radius = labelled.shrink_radius = 0;
-    frame_ = PendingFrame{queue_foreground(image, options), labelled, labels ? *labels : LabelView{}, timer_, 0};
+    frame_ =
+        PendingFrame{queue_foreground(image, options), labelled, labels ? *labels : LabelView{}, timer_, 0, MaskView{}};
   } else {
-    frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer_, 0};
+    frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer_, 0, MaskView{}};
   }
   try {
     submit_frame();
+    // After the labelling, so `mask` may be plane 0 itself. Without the foreground stage a frame
+    // left to compaction in collect() reads plane 0 again: the 0/255 bytes binarize to the same mask
+    // under the same threshold (255 > t for every t < 255; t = 255 leaves only zeros).
+    if (mask)
+      write_mask_bytes(DeviceMask{frame_.image.data, frame_.image.width, frame_.image.height, frame_.image.stride,
+                                  frame_.options.threshold},
+                       *mask, stream_, frame_.timer);
   } catch (...) {
     frame_state_dirty_ = true;  // the frame may have stopped between two kernels
     throw;
@@ -268,6 +279,13 @@ void FramePipeline::collect(Result& result) {
   pending_ = false;
   try {
     collect_frame(result);
+    const MaskView& host = frame_.host_mask;
+    if (host.data) {  // the mask went into the upload copy (pitch = width) in submit()
+      check(cudaMemcpy2DAsync(host.data, host.stride, upload_, frame_.image.width, frame_.image.width,
+                              frame_.image.height, cudaMemcpyDeviceToHost, stream_),
+            "cudaMemcpy2DAsync (mask download)");
+      check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (mask download)");
+    }
   } catch (...) {
     frame_state_dirty_ = true;
     throw;
@@ -348,14 +366,18 @@ void FramePipeline::collect_frame(Result& result) {
   result.components.assign(host_components_, host_components_ + n_out);
 }
 
-void FramePipeline::submit_host(const ImageView& image, const Options& options) {
+void FramePipeline::submit_host(const ImageView& image, const Options& options, const MaskView* mask) {
   if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
   validate(image, options);
+  validate(image, mask);
   reserve_upload(image.width, image.height);  // allocates only when reserve() did not cover this frame
   check(cudaMemcpy2DAsync(upload_, image.width, image.data, image.stride, image.width, image.height,
                           cudaMemcpyHostToDevice, stream_),
         "cudaMemcpy2DAsync (frame upload)");
-  submit(ImageView{upload_, image.width, image.height, image.width}, options, nullptr);
+  // The mask overwrites the upload copy once the frame was read from it; collect() downloads it.
+  const MaskView uploaded{upload_, image.width};
+  submit(ImageView{upload_, image.width, image.height, image.width}, options, nullptr, mask ? &uploaded : nullptr);
+  if (mask) frame_.host_mask = *mask;
 }
 
 void FramePipeline::run_host(const ImageView& image, const Options& options, Result& result) {

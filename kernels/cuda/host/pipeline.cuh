@@ -42,12 +42,14 @@ class FramePipeline {
 
   // A frame in two halves, so a caller can queue the next frame's work (on another pipeline)
   // before waiting for this one: submit() queues everything up to the first wait for the device,
-  // collect() waits and fills `result`. One frame at a time; `image` and `labels` must stay valid
-  // until collect().
-  void submit(const ImageView& image, const Options& options, const LabelView* labels);
+  // collect() waits and fills `result`. One frame at a time; `image`, `labels` and `mask` must stay
+  // valid until collect(). `mask` (device memory) gets the mask that is labelled, queued after the
+  // frame's labelling in submit().
+  void submit(const ImageView& image, const Options& options, const LabelView* labels, const MaskView* mask = nullptr);
   void collect(Result& result);
-  // `image.data` is host memory: one async upload into reused device memory, then submit().
-  void submit_host(const ImageView& image, const Options& options);
+  // `image.data` is host memory: one async upload into reused device memory, then submit(). `mask`
+  // (host memory) gets the mask that is labelled in collect().
+  void submit_host(const ImageView& image, const Options& options, const MaskView* mask = nullptr);
   // submit_host() then collect().
   void run_host(const ImageView& image, const Options& options, Result& result);
 
@@ -114,6 +116,7 @@ class FramePipeline {
     LabelView labels;  // data == nullptr: no label map
     StageTimer* timer;
     std::uint32_t expected;  // components gathered before the counts were known
+    MaskView host_mask;      // submit_host()'s mask destination, copied from upload_ in collect()
   };
   PendingFrame frame_{};
   bool pending_ = false;
