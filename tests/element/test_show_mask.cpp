@@ -114,13 +114,16 @@ TEST(ShowMask, ThresholdShowsPlane0AboveTheThreshold) {
   }
 }
 
-// The oracle's side: Sigma-Delta, then opening and closing.
+// The oracle's side: a model or the threshold, then the clean-up.
 struct MaskOracle {
   oracle::SigmaDelta model;
+  oracle::Adaptive adaptive;
+  // `o` as the element runs it (for adaptive, the recipe already applied by the caller).
   oracle::Mask next(const frames::Frame& f, const ccl::Options& o) {
-    const oracle::Mask m = o.foreground == ccl::Foreground::Motion ? model.next(f, o.motion_factor)
-                                                                   : oracle::threshold_mask(f, o.threshold);
-    return oracle::open_close(m, f.width, f.height, o.open_radius, o.close_radius);
+    const oracle::Mask m = o.foreground == ccl::Foreground::Motion     ? model.next(f, o.motion_factor)
+                           : o.foreground == ccl::Foreground::Adaptive ? adaptive.next(f, o.motion_factor, o.absorb_frames)
+                                                                       : oracle::threshold_mask(f, o.threshold);
+    return oracle::clean_up(m, f.width, f.height, o.open_radius, o.close_radius, o.shrink_radius);
   }
 };
 
@@ -201,6 +204,29 @@ TEST(ShowMask, MotionShowsTheForegroundOraclesMask) {
       EXPECT_GT(check_stream(h, fs, GST_VIDEO_FORMAT_I420, o, line), fs.size() / 2) << line;
       gst_harness_teardown(h);
     }
+}
+
+// foreground=adaptive: the mask after its recipe (factor 3, open 1, close 2, shrink 1), worked out
+// by the oracle as ccl/foreground.hpp states it; absorb-frames 4 so pixels join the background.
+TEST(ShowMask, AdaptiveShowsTheRecipesMask) {
+  elcheck::init();
+  const auto fs = scene(57, 40, 20, 5);
+  for (int lanes : {1, 3}) {
+    ccl::Options o = elcheck::opts(8);
+    o.foreground = ccl::Foreground::Adaptive;
+    o.absorb_frames = 4;
+    o.min_area = 20;
+    const std::string line = "cudaccl backend=cpu show-mask=true foreground=adaptive absorb-frames=4 frames-in-flight=" +
+                             std::to_string(lanes) + elcheck::props(o);
+    o.motion_factor = 3;
+    o.open_radius = 1;
+    o.close_radius = 2;
+    o.shrink_radius = 1;
+    GstHarness* h = gst_harness_new_parse(line.c_str());
+    gst_harness_set_src_caps_str(h, elcheck::caps_for("NV12", 57, 40).c_str());
+    EXPECT_GT(check_stream(h, fs, GST_VIDEO_FORMAT_NV12, o, line), fs.size() / 2) << line;
+    gst_harness_teardown(h);
+  }
 }
 
 // Threshold with morphology goes through the mask plane.
@@ -309,7 +335,8 @@ TEST(ShowMask, CudaGivesTheCpuBytes) {
   elcheck::init();
   const bool cuda_memory = elcheck::cuda_memory_input_unavailable().empty() && elcheck::have("cudadownload");
   const auto fs = scene(75, 44, 10, 8);
-  for (const char* fg : {"threshold=120", "foreground=motion", "foreground=motion open=1 close=2"})
+  for (const char* fg : {"threshold=120", "foreground=motion", "foreground=motion open=1 close=2",
+                         "foreground=adaptive absorb-frames=4"})
     for (int lanes : {1, 3})
       for (bool device : {false, true}) {
         if (device && !cuda_memory) continue;
