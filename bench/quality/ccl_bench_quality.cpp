@@ -25,7 +25,7 @@
 namespace {
 
 // The line the figures use; the README's recommended line goes here once issue 33 settles it.
-const char* const kDefaultLine = "cudaccl foreground=motion min-area=50";
+const char* const kDefaultLine = "cudaccl foreground=adaptive min-area=50";  // the README's recommended line
 
 struct Args {
   std::string line = kDefaultLine;

@@ -154,7 +154,7 @@ TEST(MaskView, CudaEqualsCpu) {
           with_foreground += std::count(want.mask.begin(), want.mask.end(), 255) > 0;
           ++gpu_test::frames_checked;
         }
-        if (size[0] > 1) {
+        if (size[0] > 1 && o.open_radius < 15) {  // an opening of 15 clears these small scenes
           EXPECT_GT(with_foreground, 4u) << describe(o);
         }
       }
