@@ -30,7 +30,7 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
   if (recorded_) check(cudaStreamWaitEvent(stream, updated_, 0), "cudaStreamWaitEvent (background model)");
   if (width != width_ || height != height_) {
     const std::size_t plane = (std::size_t(width) * height + 255) / 256 * 256;
-    const std::size_t needed = 6 * plane + 2 * sizeof(AdaptiveStatus);
+    const std::size_t needed = 6 * plane + kStatusSlots * sizeof(AdaptiveStatus);
     if (needed > bytes_) {
       if (recorded_) check(cudaEventSynchronize(updated_), "cudaEventSynchronize (background model)");
       void* grown = device_alloc(
@@ -61,10 +61,16 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
   p.pitch = width;
   p.first = reset_pending_;
   p.frame_index = frames_seen_;
+  // Frame n writes slot n % 3 (zeroed by frame n - 1's kernel), reads n - 1's, zeroes n + 1's:
+  // no memset on the stream per frame, only at a reset.
   auto* status = reinterpret_cast<AdaptiveStatus*>(planes_ + 6 * plane_bytes_);  // 256-byte aligned
-  p.status_in = status + read;
-  p.status_out = status + write;
-  check(cudaMemsetAsync(p.status_out, 0, sizeof(AdaptiveStatus), stream), "cudaMemsetAsync (background model)");
+  const std::uint64_t n = frames_seen_;
+  p.status_in = status + (n + kStatusSlots - 1) % kStatusSlots;
+  p.status_out = status + n % kStatusSlots;
+  p.status_next = status + (n + 1) % kStatusSlots;
+  if (reset_pending_)
+    check(cudaMemsetAsync(status, 0, kStatusSlots * sizeof(AdaptiveStatus), stream),
+          "cudaMemsetAsync (background model)");
   return p;
 }
 

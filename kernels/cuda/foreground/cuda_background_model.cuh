@@ -1,5 +1,5 @@
 // The CUDA BackgroundModel: the planes M and V (and Adaptive's C) in device memory, twice (the
-// previous frame's, read, and this frame's, written), with Adaptive's per-frame status twice, in one
+// previous frame's, read, and this frame's, written), with Adaptive's per-frame status thrice, in one
 // allocation sized on the first frame and reused.
 // Updates are ordered through one event, so analyzers on different streams that submit in frame
 // order update in frame order.
@@ -32,7 +32,7 @@ class CudaBackgroundModel final : public BackgroundModel {
   // Makes `stream` wait for the previous update (on whichever stream it ran), sizes the planes for
   // a width x height frame (another size reallocates if needed and resets; so does a frame of the
   // other model mode, Motion or Adaptive, whose planes differ), and returns the planes
-  // this update reads and writes (for Adaptive, zeroing this frame's status on `stream`). Throws
+  // this update reads and writes (and, after a reset, zeroes Adaptive's status on `stream`). Throws
   // Error(OutOfMemory) naming the size, Error(DeviceFailure).
   SigmaDeltaPlanes begin_update(int width, int height, Foreground mode, cudaStream_t stream);
   // Once the update's kernel is queued on `stream`: the next update waits for it and reads its planes.
@@ -40,7 +40,8 @@ class CudaBackgroundModel final : public BackgroundModel {
   std::size_t device_bytes() const { return bytes_; }
 
  private:
-  std::uint8_t* planes_ = nullptr;  // M0, V0, C0, M1, V1, C1, each plane_bytes_, then two AdaptiveStatus
+  static constexpr int kStatusSlots = 3;  // the previous frame's status, this frame's, the next one's
+  std::uint8_t* planes_ = nullptr;  // M0, V0, C0, M1, V1, C1, each plane_bytes_, then kStatusSlots AdaptiveStatus
   std::size_t bytes_ = 0;
   std::size_t plane_bytes_ = 0;
   int width_ = 0, height_ = 0;

@@ -59,6 +59,7 @@ __global__ void __launch_bounds__(kForegroundThreads)
   if (threadIdx.x == 0) {
     block_foreground = 0;
     block_light = LightSums{};
+    if (adaptive && blockIdx.x == 0 && blockIdx.y == 0) *source.model.status_next = AdaptiveStatus{};
   }
   __syncthreads();
   const int out_x0 = int(blockIdx.x) * kForegroundTileWidth, out_y0 = int(blockIdx.y) * kForegroundTileHeight;

@@ -34,13 +34,15 @@ struct SigmaDeltaPlanes {
   std::ptrdiff_t pitch = 0;  // bytes between rows of every model plane
   bool first = false;        // the frame after a reset: initialise, mask 0
   // Adaptive only: C read and written, the frame's index since the reset, the previous frame's
-  // status (read) and this frame's (F zeroed before the kernel, added to by every block).
+  // status (read), this frame's (zeroed by the previous frame, added to by every block) and the
+  // next frame's (zeroed by this frame's kernel).
   const std::uint8_t* c_in = nullptr;
   std::uint8_t* c_out = nullptr;
   unsigned long long frame_index = 0;
   int absorb_frames = 0;
   const AdaptiveStatus* status_in = nullptr;
   AdaptiveStatus* status_out = nullptr;
+  AdaptiveStatus* status_next = nullptr;
 };
 
 struct MaskSource {
