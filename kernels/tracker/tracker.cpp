@@ -98,6 +98,7 @@ void Tracker::trail(const Track& track, std::vector<TrailPoint>* out) const {
 }
 
 void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_gate) {
+  if (query_track_.empty()) return;  // no pair: nothing to match
   queries_.clear();
   for (int i : query_track_) {
     // The centroid is expected where it was within the box (a component's centroid need not be
@@ -185,28 +186,33 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   detection_of_.assign(n_tracks, -1);
   track_of_.assign(n, -1);
   pairs_of_detection_.assign(n, 0);
-  auto select = [&](bool confirmed, bool lost, bool tentative) {
+  // The stages' tracks, ascending: confirmed and lost ones ("established"), and tentative ones.
+  established_.clear(), tentative_.clear();
+  for (std::size_t i = 0; i < n_tracks; ++i) (tracks_[i].state == TrackState::Tentative ? tentative_ : established_).push_back(int(i));
+  // Those of `from` still unmatched (and confirmed, with only_confirmed), into query_track_.
+  auto unmatched = [&](const std::vector<int>& from, bool only_confirmed) {
     query_track_.clear();
-    for (std::size_t i = 0; i < n_tracks; ++i) {
-      const TrackState s = tracks_[i].state;
-      const bool take = s == TrackState::Confirmed ? confirmed : s == TrackState::Lost ? lost : tentative;
-      if (take && detection_of_[i] < 0) query_track_.push_back(int(i));
-    }
+    for (int i : from)
+      if (detection_of_[std::size_t(i)] < 0 && (!only_confirmed || tracks_[std::size_t(i)].state == TrackState::Confirmed))
+        query_track_.push_back(i);
   };
   // 1. Confirmed and lost tracks' predictions against strong detections: first by overlap alone,
   //    then, for what is left, by overlap or centroid distance (the gate). A detection that overlaps
   //    a prediction goes to it before a track that is merely near (a fragment of another object);
   //    and the second search, over few tracks and detections, costs little.
-  select(true, true, false);
+  query_track_ = established_;
   associate(strong_, options_.min_iou, false);
-  select(true, true, false);
+  unmatched(established_, false);
   associate(strong_, options_.min_iou, true);
   // 2. Confirmed tracks still unmatched against weak detections (an occluded, low-score object).
-  select(true, false, false);
-  associate(weak_, kWeakMinIou, false);
+  if (!weak_.empty()) {
+    unmatched(established_, true);
+    associate(weak_, kWeakMinIou, false);
+  }
   // 3. Tentative tracks against what strong detections are left: confirmed objects choose first,
-  //    so a track started on noise cannot take a confirmed object's detection.
-  select(false, false, true);
+  //    so a track started on noise cannot take a confirmed object's detection. (No stage before
+  //    has matched a tentative track.)
+  query_track_ = tentative_;
   associate(strong_, options_.min_iou, true);
 
   // Lifecycle, in track order; survivors move down in place, new tracks are appended after them.

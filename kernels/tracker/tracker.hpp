@@ -126,7 +126,7 @@ class Tracker {
   // Per-frame scratch, kept so a frame allocates nothing once the sizes settled.
   const Detection* detections_ = nullptr;
   std::vector<int> detection_of_, track_of_;  // per track / per detection: the match or -1
-  std::vector<int> strong_, weak_, query_track_, free_detections_, matched_, pairs_of_track_, pairs_of_detection_;
+  std::vector<int> strong_, weak_, established_, tentative_, query_track_, free_detections_, matched_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;
   CandidateSearch search_;
