@@ -112,32 +112,47 @@ void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_
   for (int j : subset)
     if (track_of_[std::size_t(j)] < 0) free_detections_.push_back(j);
   search_.find(queries_, detections_, free_detections_, min_iou, &pairs_);
-  // OC-SORT's direction consistency: a pair whose step from the track's last centroid agrees with
-  // the direction the track has been moving in costs up to weight/2 less, one against it up to
-  // weight/2 more (scaled by the detection's score).
-  // Only pairs that share their track or detection with another pair are compared with anything
-  // but "unmatched" (which costs more than any pair): the others need no direction term.
+  // A pair alone on its track and its detection contests nothing: taken at once (most pairs are;
+  // what Assignment::solve would do with it). The others go to the assignment.
+  // OC-SORT's direction consistency: a contested pair whose step from the track's last centroid
+  // agrees with the direction the track has been moving in costs up to weight/2 less, one against
+  // it up to weight/2 more (scaled by the detection's score). Lone pairs are compared with nothing
+  // but "unmatched" (which costs more than any pair): they need no direction term.
   const float weight = options_.direction_weight;
   pairs_of_track_.assign(queries_.size(), 0);
+  matched_.assign(queries_.size(), -1);
+  contested_.clear();
   for (const Candidate& c : pairs_) ++pairs_of_track_[std::size_t(c.track)], ++pairs_of_detection_[std::size_t(c.detection)];
-  for (Candidate& c : pairs_) {
+  for (Candidate c : pairs_) {
+    if (pairs_of_track_[std::size_t(c.track)] == 1 && pairs_of_detection_[std::size_t(c.detection)] == 1) {
+      if (c.cost < kUnmatched) matched_[std::size_t(c.track)] = c.detection;
+      continue;
+    }
     const Track& t = tracks_[std::size_t(query_track_[std::size_t(c.track)])];
-    if (pairs_of_track_[std::size_t(c.track)] == 1 && pairs_of_detection_[std::size_t(c.detection)] == 1) continue;
     float ux, uy;
-    if (weight == 0 || !direction_of(t, &ux, &uy)) continue;
-    const Detection& d = detections_[c.detection];
-    const float dx = d.centroid_x - t.centroid_x, dy = d.centroid_y - t.centroid_y;
-    const float length = std::sqrt(dx * dx + dy * dy);
-    if (!(length > 1e-3f)) continue;
-    const float angle = fast_acos(std::clamp((dx * ux + dy * uy) / length, -1.0f, 1.0f));
-    c.cost -= weight * (kPi / 2 - angle) / kPi * std::clamp(d.score, 0.0f, 1.0f);
+    if (weight != 0 && direction_of(t, &ux, &uy)) {
+      const Detection& d = detections_[c.detection];
+      const float dx = d.centroid_x - t.centroid_x, dy = d.centroid_y - t.centroid_y;
+      const float length = std::sqrt(dx * dx + dy * dy);
+      if (length > 1e-3f) {
+        const float angle = fast_acos(std::clamp((dx * ux + dy * uy) / length, -1.0f, 1.0f));
+        c.cost -= weight * (kPi / 2 - angle) / kPi * std::clamp(d.score, 0.0f, 1.0f);
+      }
+    }
+    contested_.push_back(c);
   }
   for (const Candidate& c : pairs_) pairs_of_detection_[std::size_t(c.detection)] = 0;  // clean for the next stage
-  take(pairs_);
+  take();
 }
 
-void Tracker::take(const std::vector<Candidate>& pairs) {
-  assignment_.solve(pairs, int(queries_.size()), int(track_of_.size()), kUnmatched, &matched_);
+// Matches the contested pairs (one Hungarian assignment per cluster) next to the lone ones already
+// in matched_, and records every match.
+void Tracker::take() {
+  if (!contested_.empty()) {
+    assignment_.solve(contested_, int(queries_.size()), int(track_of_.size()), kUnmatched, &solved_);
+    for (std::size_t k = 0; k < solved_.size(); ++k)
+      if (solved_[k] >= 0) matched_[k] = solved_[k];
+  }
   for (std::size_t k = 0; k < matched_.size(); ++k) {
     const int j = matched_[k];
     if (j < 0) continue;
