@@ -129,6 +129,21 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
       const Box& b = d.box;
       bins[start[cell_of[k] + 1]++] = {b.x, b.y, b.x + b.width, b.y + b.height, area_of(b), d.centroid_x, d.centroid_y, subset[k]};
     }
+  // The binned detections once more as columns (what the overlap-only queries read, four at a
+  // time), with kLanes entries of padding: a group of lanes may start at the last detection.
+  const int n_binned = start[n_cells];
+  lanes_.resize(6 * (std::size_t(n_binned) + kLanes));
+  float* const lx0 = lanes_.data();
+  float* const ly0 = lx0 + n_binned + kLanes;
+  float* const lx1 = ly0 + n_binned + kLanes;
+  float* const ly1 = lx1 + n_binned + kLanes;
+  float* const larea = ly1 + n_binned + kLanes;
+  int* const lindex = reinterpret_cast<int*>(larea + n_binned + kLanes);
+  for (int k = 0; k < n_binned; ++k) {
+    const Binned& d = bins[k];
+    lx0[k] = d.x0, ly0[k] = d.y0, lx1[k] = d.x1, ly1[k] = d.y1, larea[k] = d.area, lindex[k] = d.index;
+  }
+  for (int k = n_binned; k < n_binned + kLanes; ++k) lx0[k] = ly0[k] = lx1[k] = ly1[k] = larea[k] = 0, lindex[k] = -1;
   big_binned_.clear();
   for (int j : big_) {
     const Detection& d = detections[j];
@@ -171,6 +186,35 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
         const int r0 = int(std::max(y0, 0.0f)), r1 = int(std::min(y1, float(rows - 1)));
         // Cells c0..c1 of a row are consecutive in the cell order: one run of detections per row.
         const int* row = start + std::ptrdiff_t(r0) * cols;
+        // Overlap-only queries of at most two rows of at most kLanes detections each (most of
+        // them): both runs tested kLanes wide, whatever their lengths (lanes past a run's end
+        // never pass), so that nothing in a query's test depends on a branch the CPU could
+        // mispredict, and the compiler may test the lanes side by side.
+        const int two = r1 > r0;
+        const int* const row1 = row + two * cols;
+        const int b0 = row[c0], b1 = row1[c0];
+        const int len0 = row[c1 + 1] - b0, len1 = two * (row1[c1 + 1] - b1);
+        if (!kGate && (r1 - r0 <= 1) & (len0 <= kLanes) & (len1 <= kLanes)) {
+          float cost[2 * kLanes];
+          int index[2 * kLanes], pass[2 * kLanes];
+          const float qx0 = test.x0, qy0 = test.y0, qx1 = test.x1, qy1 = test.y1, qarea = test.area;
+          const auto run_lanes = [&](const int b, const int len, float* c, int* index_of, int* passes) {
+            const float *const x0s = lx0 + b, *const y0s = ly0 + b, *const x1s = lx1 + b, *const y1s = ly1 + b;
+            const float* const areas = larea + b;
+            const int* const indices = lindex + b;
+            for (int i = 0; i < kLanes; ++i) {
+              const float w = std::min(qx1, x1s[i]) - std::max(qx0, x0s[i]);
+              const float h = std::min(qy1, y1s[i]) - std::max(qy0, y0s[i]);
+              const float inter = w * h, either = qarea + areas[i] - inter, overlap = inter / either;
+              c[i] = 2 - overlap;
+              index_of[i] = indices[i];
+              passes[i] = (w > 0) & (h > 0) & (either > 0) & (overlap >= min_iou) & (i < len);
+            }
+          };
+          run_lanes(b0, len0, cost, index, pass);
+          run_lanes(b1, len1, cost + kLanes, index + kLanes, pass + kLanes);
+          for (int i = 0; i < 2 * kLanes; ++i) slots[n] = {cost[i], q, index[i]}, n += std::size_t(pass[i]);
+        } else
         for (int r = r0; r <= r1; ++r, row += cols) {
           const Binned* d = bins + row[c0];
           const Binned* const end = bins + row[c1 + 1];

@@ -42,6 +42,8 @@ class CandidateSearch {
   // Scratch kept between frames; sized up, never down (no refill of a shrunk vector each frame).
   std::vector<int> cell_start_, cell_of_, big_;
   std::vector<Binned> by_cell_, big_binned_;
+  static constexpr int kLanes = 4;
+  std::vector<float> lanes_;  // by_cell_'s x0, y0, x1, y1, area and index as columns, kLanes padding each
   std::vector<Candidate> buffer_;  // never shrinks: the tests write into it without a branch
 };
 
