@@ -75,7 +75,11 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
   // visited more cells per query). Detections larger than three cells (rare) are "big":
   // tested against every query, so one huge box does not widen every query's search.
   const std::size_t n_subset = subset.size();
-  if (cell_of_.size() < n_subset) cell_of_.resize(n_subset), by_cell_.resize(n_subset);
+  if (cell_of_.size() < n_subset) cell_of_.resize(n_subset);
+  if (index_.size() < n_subset + kLanes) {
+    for (std::vector<float>* column : {&x0_, &y0_, &x1_, &y1_, &area_, &cx_, &cy_}) column->resize(n_subset + kLanes);
+    index_.resize(n_subset + kLanes);
+  }
   int* const cell_of = cell_of_.data();
   double size_sum = 0;
   int n_finite = 0;
@@ -122,28 +126,21 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
   // Prefix sums one slot ahead: start[c + 1] = the start of cell c; the scatter moves it to cell
   // c's end, which is cell c + 1's start: afterwards start[c] is cell c's start, start[c + 1] its end.
   for (std::size_t c = 2; c < n_cells + 2; ++c) start[c] += start[c - 1];
-  Binned* const bins = by_cell_.data();
+  // The detections in cell order as columns (the overlap-only queries read four at a time), with
+  // kLanes entries of padding after the last: a group of lanes may start there.
+  float *const lx0 = x0_.data(), *const ly0 = y0_.data(), *const lx1 = x1_.data(), *const ly1 = y1_.data();
+  float *const larea = area_.data(), *const lcx = cx_.data(), *const lcy = cy_.data();
+  int* const lindex = index_.data();
   for (std::size_t k = 0; k < n_subset; ++k)
     if (cell_of[k] >= 0) {
       const Detection& d = detections[subset[k]];
       const Box& b = d.box;
-      bins[start[cell_of[k] + 1]++] = {b.x, b.y, b.x + b.width, b.y + b.height, area_of(b), d.centroid_x, d.centroid_y, subset[k]};
+      const int at = start[cell_of[k] + 1]++;
+      lx0[at] = b.x, ly0[at] = b.y, lx1[at] = b.x + b.width, ly1[at] = b.y + b.height, larea[at] = area_of(b);
+      lcx[at] = d.centroid_x, lcy[at] = d.centroid_y, lindex[at] = subset[k];
     }
-  // The binned detections once more as columns (what the overlap-only queries read, four at a
-  // time), with kLanes entries of padding: a group of lanes may start at the last detection.
   const int n_binned = start[n_cells];
-  lanes_.resize(6 * (std::size_t(n_binned) + kLanes));
-  float* const lx0 = lanes_.data();
-  float* const ly0 = lx0 + n_binned + kLanes;
-  float* const lx1 = ly0 + n_binned + kLanes;
-  float* const ly1 = lx1 + n_binned + kLanes;
-  float* const larea = ly1 + n_binned + kLanes;
-  int* const lindex = reinterpret_cast<int*>(larea + n_binned + kLanes);
-  for (int k = 0; k < n_binned; ++k) {
-    const Binned& d = bins[k];
-    lx0[k] = d.x0, ly0[k] = d.y0, lx1[k] = d.x1, ly1[k] = d.y1, larea[k] = d.area, lindex[k] = d.index;
-  }
-  for (int k = n_binned; k < n_binned + kLanes; ++k) lx0[k] = ly0[k] = lx1[k] = ly1[k] = larea[k] = 0, lindex[k] = -1;
+  for (int k = n_binned; k < n_binned + kLanes; ++k) lx0[k] = ly0[k] = lx1[k] = ly1[k] = larea[k] = lcx[k] = lcy[k] = 0, lindex[k] = -1;
   big_binned_.clear();
   for (int j : big_) {
     const Detection& d = detections[j];
@@ -216,9 +213,10 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
           for (int i = 0; i < 2 * kLanes; ++i) slots[n] = {cost[i], q, index[i]}, n += std::size_t(pass[i]);
         } else
         for (int r = r0; r <= r1; ++r, row += cols) {
-          const Binned* d = bins + row[c0];
-          const Binned* const end = bins + row[c1 + 1];
-          for (; d < end; ++d) n += test.template run<kGate>(q, *d, slots + n);
+          for (int k = row[c0], end = row[c1 + 1]; k < end; ++k) {
+            const Binned d{lx0[k], ly0[k], lx1[k], ly1[k], larea[k], lcx[k], lcy[k], lindex[k]};
+            n += test.template run<kGate>(q, d, slots + n);
+          }
         }
       }
     }
