@@ -99,14 +99,19 @@ void Tracker::trail(const Track& track, std::vector<TrailPoint>* out) const {
 
 void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_gate) {
   if (query_track_.empty()) return;  // no pair: nothing to match
-  queries_.clear();
-  for (int i : query_track_) {
+  // Written field by field: a Query built whole on the stack and copied stalled on the copy's
+  // read of the smaller writes just made (no store-to-load forwarding across them).
+  queries_.resize(query_track_.size());
+  for (std::size_t k = 0; k < query_track_.size(); ++k) {
     // The centroid is expected where it was within the box (a component's centroid need not be
     // its box's centre).
-    const Track& t = tracks_[std::size_t(i)];
+    const Track& t = tracks_[std::size_t(query_track_[k])];
     const Box b = t.estimate();
-    const float cx = b.center_x() + (t.centroid_x - t.box.center_x()), cy = b.center_y() + (t.centroid_y - t.box.center_y());
-    queries_.push_back({b, cx, cy, use_gate ? options_.gate * std::max({b.width, b.height, 1.0f}) : 0.0f});
+    Query& q = queries_[k];
+    q.box = b;
+    q.centroid_x = b.center_x() + (t.centroid_x - t.box.center_x());
+    q.centroid_y = b.center_y() + (t.centroid_y - t.box.center_y());
+    q.gate_px = use_gate ? options_.gate * std::max({b.width, b.height, 1.0f}) : 0.0f;
   }
   free_detections_.clear();
   for (int j : subset)
@@ -121,35 +126,43 @@ void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_
   const float weight = options_.direction_weight;
   pairs_of_track_.assign(queries_.size(), 0);
   matched_.assign(queries_.size(), -1);
-  contested_.clear();
   for (const Candidate& c : pairs_) ++pairs_of_track_[std::size_t(c.track)], ++pairs_of_detection_[std::size_t(c.detection)];
-  for (Candidate c : pairs_) {
-    if (pairs_of_track_[std::size_t(c.track)] == 1 && pairs_of_detection_[std::size_t(c.detection)] == 1) {
-      if (c.cost < kUnmatched) matched_[std::size_t(c.track)] = c.detection;
-      continue;
-    }
-    const Track& t = tracks_[std::size_t(query_track_[std::size_t(c.track)])];
-    float ux, uy;
-    if (weight != 0 && direction_of(t, &ux, &uy)) {
+  // Lone pairs to matched_, the others kept (moved down in pairs_), without a branch on which
+  // (about one pair in five is contested, in no order the CPU could learn). A lone pair's
+  // detection has no other pair: its count is cleaned at once, the others' after.
+  std::size_t n_contested = 0;
+  for (std::size_t k = 0; k < pairs_.size(); ++k) {
+    const Candidate c = pairs_[k];
+    int& of_detection = pairs_of_detection_[std::size_t(c.detection)];
+    const bool lone = (pairs_of_track_[std::size_t(c.track)] == 1) & (of_detection == 1);
+    int& match = matched_[std::size_t(c.track)];
+    match = lone & (c.cost < kUnmatched) ? c.detection : match;
+    of_detection = lone ? 0 : of_detection;
+    pairs_[n_contested] = c;
+    n_contested += !lone;
+  }
+  pairs_.resize(n_contested);
+  for (const Candidate& c : pairs_) pairs_of_detection_[std::size_t(c.detection)] = 0;  // clean for the next stage
+  if (weight != 0)
+    for (Candidate& c : pairs_) {
+      const Track& t = tracks_[std::size_t(query_track_[std::size_t(c.track)])];
+      float ux, uy;
+      if (!direction_of(t, &ux, &uy)) continue;
       const Detection& d = detections_[c.detection];
       const float dx = d.centroid_x - t.centroid_x, dy = d.centroid_y - t.centroid_y;
       const float length = std::sqrt(dx * dx + dy * dy);
-      if (length > 1e-3f) {
-        const float angle = fast_acos(std::clamp((dx * ux + dy * uy) / length, -1.0f, 1.0f));
-        c.cost -= weight * (kPi / 2 - angle) / kPi * std::clamp(d.score, 0.0f, 1.0f);
-      }
+      if (!(length > 1e-3f)) continue;
+      const float angle = fast_acos(std::clamp((dx * ux + dy * uy) / length, -1.0f, 1.0f));
+      c.cost -= weight * (kPi / 2 - angle) / kPi * std::clamp(d.score, 0.0f, 1.0f);
     }
-    contested_.push_back(c);
-  }
-  for (const Candidate& c : pairs_) pairs_of_detection_[std::size_t(c.detection)] = 0;  // clean for the next stage
   take();
 }
 
-// Matches the contested pairs (one Hungarian assignment per cluster) next to the lone ones already
-// in matched_, and records every match.
+// Matches the contested pairs left in pairs_ (one Hungarian assignment per cluster) next to the
+// lone ones already in matched_, and records every match.
 void Tracker::take() {
-  if (!contested_.empty()) {
-    assignment_.solve(contested_, int(queries_.size()), int(track_of_.size()), kUnmatched, &solved_);
+  if (!pairs_.empty()) {
+    assignment_.solve(pairs_, int(queries_.size()), int(track_of_.size()), kUnmatched, &solved_);
     for (std::size_t k = 0; k < solved_.size(); ++k)
       if (solved_[k] >= 0) matched_[k] = solved_[k];
   }

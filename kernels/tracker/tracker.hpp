@@ -108,8 +108,8 @@ class Tracker {
   // matched pairs are written to detection_of_ / track_of_.
   // With use_gate, pairs by centroid distance too.
   void associate(const std::vector<int>& subset, float min_iou, bool use_gate);
-  // Matches contested_ (one Hungarian assignment per cluster) next to the lone pairs already in
-  // matched_, and records the matches.
+  // Matches the contested pairs left in pairs_ (one Hungarian assignment per cluster) next to the
+  // lone pairs already in matched_, and records the matches.
   void take();
   void match(Track& t, const Detection& d, std::int64_t time);
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
@@ -129,7 +129,7 @@ class Tracker {
   std::vector<int> detection_of_, track_of_;  // per track / per detection: the match or -1
   std::vector<int> strong_, weak_, established_, tentative_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
-  std::vector<Candidate> pairs_, contested_;
+  std::vector<Candidate> pairs_;
   CandidateSearch search_;
   Assignment assignment_;
 };
