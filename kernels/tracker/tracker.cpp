@@ -178,17 +178,21 @@ void Tracker::take() {
 // last match along a straight line to the new box (OC-SORT's observation-centric re-update): the
 // velocity it coasted on is replaced by the one the two observations imply.
 void Tracker::match(Track& t, const Detection& d, std::int64_t time) {
+  // Updated in a local copy, then stored to both filters: copying the just-updated t.filter read
+  // back its fields over the smaller writes just made (no store-to-load forwarding: a stall).
+  BoxFilter f = t.filter;
   if (t.misses > 0) {
-    t.filter = t.at_last_match;
+    f = t.at_last_match;
     const float steps = float(t.misses + 1);
     for (std::uint32_t k = 1; k <= t.misses; ++k) {
-      t.filter.predict();
-      t.filter.update(lerp(t.box, d.box, float(k) / steps));
+      f.predict();
+      f.update(lerp(t.box, d.box, float(k) / steps));
     }
-    t.filter.predict();
+    f.predict();
   }
-  t.filter.update(d.box);
-  t.at_last_match = t.filter;
+  f.update(d.box);
+  t.filter = f;
+  t.at_last_match = f;
   t.box = d.box;
   t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
   t.last_time = time;
