@@ -249,16 +249,22 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
 
   // Lifecycle, in track order; survivors move down in place, new tracks are appended after them.
   std::size_t kept = 0;
+  // A survivor is moved down before it changes: moved after, its copy read back fields just
+  // written in smaller pieces (no store-to-load forwarding: a stall per track).
   for (std::size_t i = 0; i < n_tracks; ++i) {
-    Track& t = tracks_[i];
     const int j = detection_of_[i];
     if (j < 0) {
-      ++t.misses;
-      if (t.state == TrackState::Tentative || t.misses > options_.max_misses) {
+      const Track& t = tracks_[i];
+      if (t.state == TrackState::Tentative || t.misses + 1 > options_.max_misses) {  // (misses + 1 wraps as ++misses would)
         if (t.id != 0) events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
         free_slots_.push_back(t.trail_slot);
         continue;
       }
+    }
+    if (kept != i) tracks_[kept] = tracks_[i];
+    Track& t = tracks_[kept];
+    if (j < 0) {
+      ++t.misses;
       if (t.state == TrackState::Confirmed) {
         t.state = TrackState::Lost;
         events_.push_back(Event{Event::Kind::Lost, t.id, t.first_time, t.last_time, t.box});
@@ -279,7 +285,6 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       ids[j] = t.id;
       first_times_[std::size_t(j)] = t.first_time;
     }
-    if (kept != i) tracks_[kept] = t;
     ++kept;
   }
   tracks_.resize(kept);
