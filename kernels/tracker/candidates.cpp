@@ -81,30 +81,41 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
     index_.resize(n_subset + kLanes);
   }
   int* const cell_of = cell_of_.data();
+  // One pass for the mean size and, over every finite detection, the extent of the centres and
+  // the largest size: unless some detection is big (rare), that is the grid's extent too.
   double size_sum = 0;
   int n_finite = 0;
+  float min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY, largest = 0;
   for (std::size_t k = 0; k < n_subset; ++k) {
     const Box& b = detections[subset[k]].box;
     const bool ok = finite(b);
     cell_of[k] = ok ? 0 : -1;
-    if (ok) size_sum += std::max(b.width, b.height), ++n_finite;
+    if (!ok) continue;
+    const float size = std::max(b.width, b.height);
+    size_sum += size, ++n_finite;
+    min_x = std::min(min_x, b.center_x()), max_x = std::max(max_x, b.center_x());
+    min_y = std::min(min_y, b.center_y()), max_y = std::max(max_y, b.center_y());
+    largest = std::max(largest, size);
   }
   if (n_finite == 0) return;
   float cell = std::max(1.5f * float(size_sum / n_finite), 1.0f);
   const float big = 3 * cell;
   big_.clear();
-  float min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY, half = 0;
-  for (std::size_t k = 0; k < n_subset; ++k) {
-    if (cell_of[k] < 0) continue;
-    const Box& b = detections[subset[k]].box;
-    if (std::max(b.width, b.height) > big) {
-      big_.push_back(subset[k]);
-      cell_of[k] = -1;
-      continue;
+  float half = largest / 2;
+  if (largest > big) {
+    min_x = min_y = INFINITY, max_x = max_y = -INFINITY, half = 0;
+    for (std::size_t k = 0; k < n_subset; ++k) {
+      if (cell_of[k] < 0) continue;
+      const Box& b = detections[subset[k]].box;
+      if (std::max(b.width, b.height) > big) {
+        big_.push_back(subset[k]);
+        cell_of[k] = -1;
+        continue;
+      }
+      min_x = std::min(min_x, b.center_x()), max_x = std::max(max_x, b.center_x());
+      min_y = std::min(min_y, b.center_y()), max_y = std::max(max_y, b.center_y());
+      half = std::max(half, std::max(b.width, b.height) / 2);
     }
-    min_x = std::min(min_x, b.center_x()), max_x = std::max(max_x, b.center_x());
-    min_y = std::min(min_y, b.center_y()), max_y = std::max(max_y, b.center_y());
-    half = std::max(half, std::max(b.width, b.height) / 2);
   }
   // At most ~4 cells per detection: a sparse frame gets larger cells, not a huge empty grid.
   const float max_cells = 4.0f * float(n_subset) + 16;
