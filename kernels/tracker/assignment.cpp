@@ -105,6 +105,31 @@ void Assignment::solve(const std::vector<Candidate>& pairs, int n_tracks, int n_
   local_detection_.resize(std::size_t(n_detections), -1);
   for (std::size_t cl = 0; cl + 1 < cluster_start_.size(); ++cl) {
     const int begin = cluster_start_[cl], end = cluster_start_[cl + 1];
+    // One track or one detection (most clusters): the Hungarian on its single row takes the first
+    // least cell in ascending column order, a cell being min(cost, unmatched) (NaN: unmatched),
+    // and keeps it if it costs less than `unmatched`. The same choice without building a matrix.
+    {
+      const Candidate& first = rest[std::size_t(by_cluster_[std::size_t(begin)])];
+      bool one_track = true, one_detection = true;
+      for (int k = begin + 1; k < end; ++k) {
+        const Candidate& c = rest[std::size_t(by_cluster_[std::size_t(k)])];
+        one_track &= c.track == first.track, one_detection &= c.detection == first.detection;
+      }
+      if (one_track || one_detection) {
+        int best = -1;  // the pair taken
+        double best_cell = 0;
+        for (int k = begin; k < end; ++k) {
+          const Candidate& c = rest[std::size_t(by_cluster_[std::size_t(k)])];
+          const double cell = std::min(unmatched, double(c.cost));
+          const int column = one_track ? c.detection : c.track;
+          if (best < 0 || cell < best_cell ||
+              (cell == best_cell && column < (one_track ? rest[std::size_t(best)].detection : rest[std::size_t(best)].track)))
+            best = by_cluster_[std::size_t(k)], best_cell = cell;
+        }
+        if (best_cell < unmatched) match[std::size_t(rest[std::size_t(best)].track)] = rest[std::size_t(best)].detection;
+        continue;
+      }
+    }
     // The cluster's tracks and detections in ascending index, numbered locally.
     tracks_.clear(), detections_.clear();
     for (int k = begin; k < end; ++k) {

@@ -33,15 +33,19 @@ class CandidateSearch {
             float min_iou, std::vector<Candidate>* out);
 
  private:
-  // A detection as the grid keeps it, in cell order (no indirection in the query loop).
+  // A detection as the pair test reads it: its corners and area computed once (the floats the
+  // test would compute), its centroid and index.
   struct Binned {
-    Box box;
-    float centroid_x, centroid_y;
+    float x0, y0, x1, y1, area, cx, cy;
     int index;
   };
-  // Scratch kept between frames.
-  std::vector<int> cell_start_, cell_of_, fill_, big_;
-  std::vector<Binned> by_cell_;
+  static constexpr int kLanes = 4;  // detections a row's run is tested at once (overlap-only queries)
+  // Scratch kept between frames; sized up, never down (no refill of a shrunk vector each frame).
+  std::vector<int> cell_start_, cell_of_, big_;
+  // The binned detections in cell order, as columns (Binned's fields), kLanes entries of padding.
+  std::vector<float> x0_, y0_, x1_, y1_, area_, cx_, cy_;
+  std::vector<int> index_;
+  std::vector<Binned> big_binned_;
   std::vector<Candidate> buffer_;  // never shrinks: the tests write into it without a branch
 };
 

@@ -98,45 +98,74 @@ void Tracker::trail(const Track& track, std::vector<TrailPoint>* out) const {
 }
 
 void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_gate) {
-  queries_.clear();
-  for (int i : query_track_) {
+  if (query_track_.empty()) return;  // no pair: nothing to match
+  // Written field by field: a Query built whole on the stack and copied stalled on the copy's
+  // read of the smaller writes just made (no store-to-load forwarding across them).
+  queries_.resize(query_track_.size());
+  for (std::size_t k = 0; k < query_track_.size(); ++k) {
     // The centroid is expected where it was within the box (a component's centroid need not be
     // its box's centre).
-    const Track& t = tracks_[std::size_t(i)];
+    const Track& t = tracks_[std::size_t(query_track_[k])];
     const Box b = t.estimate();
-    const float cx = b.center_x() + (t.centroid_x - t.box.center_x()), cy = b.center_y() + (t.centroid_y - t.box.center_y());
-    queries_.push_back({b, cx, cy, use_gate ? options_.gate * std::max({b.width, b.height, 1.0f}) : 0.0f});
+    Query& q = queries_[k];
+    q.box = b;
+    q.centroid_x = b.center_x() + (t.centroid_x - t.box.center_x());
+    q.centroid_y = b.center_y() + (t.centroid_y - t.box.center_y());
+    q.gate_px = use_gate ? options_.gate * std::max({b.width, b.height, 1.0f}) : 0.0f;
   }
   free_detections_.clear();
   for (int j : subset)
     if (track_of_[std::size_t(j)] < 0) free_detections_.push_back(j);
   search_.find(queries_, detections_, free_detections_, min_iou, &pairs_);
-  // OC-SORT's direction consistency: a pair whose step from the track's last centroid agrees with
-  // the direction the track has been moving in costs up to weight/2 less, one against it up to
-  // weight/2 more (scaled by the detection's score).
-  // Only pairs that share their track or detection with another pair are compared with anything
-  // but "unmatched" (which costs more than any pair): the others need no direction term.
+  // A pair alone on its track and its detection contests nothing: taken at once (most pairs are;
+  // what Assignment::solve would do with it). The others go to the assignment.
+  // OC-SORT's direction consistency: a contested pair whose step from the track's last centroid
+  // agrees with the direction the track has been moving in costs up to weight/2 less, one against
+  // it up to weight/2 more (scaled by the detection's score). Lone pairs are compared with nothing
+  // but "unmatched" (which costs more than any pair): they need no direction term.
   const float weight = options_.direction_weight;
   pairs_of_track_.assign(queries_.size(), 0);
+  matched_.assign(queries_.size(), -1);
   for (const Candidate& c : pairs_) ++pairs_of_track_[std::size_t(c.track)], ++pairs_of_detection_[std::size_t(c.detection)];
-  for (Candidate& c : pairs_) {
-    const Track& t = tracks_[std::size_t(query_track_[std::size_t(c.track)])];
-    if (pairs_of_track_[std::size_t(c.track)] == 1 && pairs_of_detection_[std::size_t(c.detection)] == 1) continue;
-    float ux, uy;
-    if (weight == 0 || !direction_of(t, &ux, &uy)) continue;
-    const Detection& d = detections_[c.detection];
-    const float dx = d.centroid_x - t.centroid_x, dy = d.centroid_y - t.centroid_y;
-    const float length = std::sqrt(dx * dx + dy * dy);
-    if (!(length > 1e-3f)) continue;
-    const float angle = fast_acos(std::clamp((dx * ux + dy * uy) / length, -1.0f, 1.0f));
-    c.cost -= weight * (kPi / 2 - angle) / kPi * std::clamp(d.score, 0.0f, 1.0f);
+  // Lone pairs to matched_, the others kept (moved down in pairs_), without a branch on which
+  // (about one pair in five is contested, in no order the CPU could learn). A lone pair's
+  // detection has no other pair: its count is cleaned at once, the others' after.
+  std::size_t n_contested = 0;
+  for (std::size_t k = 0; k < pairs_.size(); ++k) {
+    const Candidate c = pairs_[k];
+    int& of_detection = pairs_of_detection_[std::size_t(c.detection)];
+    const bool lone = (pairs_of_track_[std::size_t(c.track)] == 1) & (of_detection == 1);
+    int& match = matched_[std::size_t(c.track)];
+    match = lone & (c.cost < kUnmatched) ? c.detection : match;
+    of_detection = lone ? 0 : of_detection;
+    pairs_[n_contested] = c;
+    n_contested += !lone;
   }
+  pairs_.resize(n_contested);
   for (const Candidate& c : pairs_) pairs_of_detection_[std::size_t(c.detection)] = 0;  // clean for the next stage
-  take(pairs_);
+  if (weight != 0)
+    for (Candidate& c : pairs_) {
+      const Track& t = tracks_[std::size_t(query_track_[std::size_t(c.track)])];
+      float ux, uy;
+      if (!direction_of(t, &ux, &uy)) continue;
+      const Detection& d = detections_[c.detection];
+      const float dx = d.centroid_x - t.centroid_x, dy = d.centroid_y - t.centroid_y;
+      const float length = std::sqrt(dx * dx + dy * dy);
+      if (!(length > 1e-3f)) continue;
+      const float angle = fast_acos(std::clamp((dx * ux + dy * uy) / length, -1.0f, 1.0f));
+      c.cost -= weight * (kPi / 2 - angle) / kPi * std::clamp(d.score, 0.0f, 1.0f);
+    }
+  take();
 }
 
-void Tracker::take(const std::vector<Candidate>& pairs) {
-  assignment_.solve(pairs, int(queries_.size()), int(track_of_.size()), kUnmatched, &matched_);
+// Matches the contested pairs left in pairs_ (one Hungarian assignment per cluster) next to the
+// lone ones already in matched_, and records every match.
+void Tracker::take() {
+  if (!pairs_.empty()) {
+    assignment_.solve(pairs_, int(queries_.size()), int(track_of_.size()), kUnmatched, &solved_);
+    for (std::size_t k = 0; k < solved_.size(); ++k)
+      if (solved_[k] >= 0) matched_[k] = solved_[k];
+  }
   for (std::size_t k = 0; k < matched_.size(); ++k) {
     const int j = matched_[k];
     if (j < 0) continue;
@@ -149,17 +178,21 @@ void Tracker::take(const std::vector<Candidate>& pairs) {
 // last match along a straight line to the new box (OC-SORT's observation-centric re-update): the
 // velocity it coasted on is replaced by the one the two observations imply.
 void Tracker::match(Track& t, const Detection& d, std::int64_t time) {
+  // Updated in a local copy, then stored to both filters: copying the just-updated t.filter read
+  // back its fields over the smaller writes just made (no store-to-load forwarding: a stall).
+  BoxFilter f = t.filter;
   if (t.misses > 0) {
-    t.filter = t.at_last_match;
+    f = t.at_last_match;
     const float steps = float(t.misses + 1);
     for (std::uint32_t k = 1; k <= t.misses; ++k) {
-      t.filter.predict();
-      t.filter.update(lerp(t.box, d.box, float(k) / steps));
+      f.predict();
+      f.update(lerp(t.box, d.box, float(k) / steps));
     }
-    t.filter.predict();
+    f.predict();
   }
-  t.filter.update(d.box);
-  t.at_last_match = t.filter;
+  f.update(d.box);
+  t.filter = f;
+  t.at_last_match = f;
   t.box = d.box;
   t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
   t.last_time = time;
@@ -185,42 +218,53 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   detection_of_.assign(n_tracks, -1);
   track_of_.assign(n, -1);
   pairs_of_detection_.assign(n, 0);
-  auto select = [&](bool confirmed, bool lost, bool tentative) {
+  // The stages' tracks, ascending: confirmed and lost ones ("established"), and tentative ones.
+  established_.clear(), tentative_.clear();
+  for (std::size_t i = 0; i < n_tracks; ++i) (tracks_[i].state == TrackState::Tentative ? tentative_ : established_).push_back(int(i));
+  // Those of `from` still unmatched (and confirmed, with only_confirmed), into query_track_.
+  auto unmatched = [&](const std::vector<int>& from, bool only_confirmed) {
     query_track_.clear();
-    for (std::size_t i = 0; i < n_tracks; ++i) {
-      const TrackState s = tracks_[i].state;
-      const bool take = s == TrackState::Confirmed ? confirmed : s == TrackState::Lost ? lost : tentative;
-      if (take && detection_of_[i] < 0) query_track_.push_back(int(i));
-    }
+    for (int i : from)
+      if (detection_of_[std::size_t(i)] < 0 && (!only_confirmed || tracks_[std::size_t(i)].state == TrackState::Confirmed))
+        query_track_.push_back(i);
   };
   // 1. Confirmed and lost tracks' predictions against strong detections: first by overlap alone,
   //    then, for what is left, by overlap or centroid distance (the gate). A detection that overlaps
   //    a prediction goes to it before a track that is merely near (a fragment of another object);
   //    and the second search, over few tracks and detections, costs little.
-  select(true, true, false);
+  query_track_ = established_;
   associate(strong_, options_.min_iou, false);
-  select(true, true, false);
+  unmatched(established_, false);
   associate(strong_, options_.min_iou, true);
   // 2. Confirmed tracks still unmatched against weak detections (an occluded, low-score object).
-  select(true, false, false);
-  associate(weak_, kWeakMinIou, false);
+  if (!weak_.empty()) {
+    unmatched(established_, true);
+    associate(weak_, kWeakMinIou, false);
+  }
   // 3. Tentative tracks against what strong detections are left: confirmed objects choose first,
-  //    so a track started on noise cannot take a confirmed object's detection.
-  select(false, false, true);
+  //    so a track started on noise cannot take a confirmed object's detection. (No stage before
+  //    has matched a tentative track.)
+  query_track_ = tentative_;
   associate(strong_, options_.min_iou, true);
 
   // Lifecycle, in track order; survivors move down in place, new tracks are appended after them.
   std::size_t kept = 0;
+  // A survivor is moved down before it changes: moved after, its copy read back fields just
+  // written in smaller pieces (no store-to-load forwarding: a stall per track).
   for (std::size_t i = 0; i < n_tracks; ++i) {
-    Track& t = tracks_[i];
     const int j = detection_of_[i];
     if (j < 0) {
-      ++t.misses;
-      if (t.state == TrackState::Tentative || t.misses > options_.max_misses) {
+      const Track& t = tracks_[i];
+      if (t.state == TrackState::Tentative || t.misses + 1 > options_.max_misses) {  // (misses + 1 wraps as ++misses would)
         if (t.id != 0) events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
         free_slots_.push_back(t.trail_slot);
         continue;
       }
+    }
+    if (kept != i) tracks_[kept] = tracks_[i];
+    Track& t = tracks_[kept];
+    if (j < 0) {
+      ++t.misses;
       if (t.state == TrackState::Confirmed) {
         t.state = TrackState::Lost;
         events_.push_back(Event{Event::Kind::Lost, t.id, t.first_time, t.last_time, t.box});
@@ -241,7 +285,6 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       ids[j] = t.id;
       first_times_[std::size_t(j)] = t.first_time;
     }
-    if (kept != i) tracks_[kept] = t;
     ++kept;
   }
   tracks_.resize(kept);

@@ -108,8 +108,9 @@ class Tracker {
   // matched pairs are written to detection_of_ / track_of_.
   // With use_gate, pairs by centroid distance too.
   void associate(const std::vector<int>& subset, float min_iou, bool use_gate);
-  // Matches `pairs` (one Hungarian assignment per cluster) and records the matches.
-  void take(const std::vector<Candidate>& pairs);
+  // Matches the contested pairs left in pairs_ (one Hungarian assignment per cluster) next to the
+  // lone pairs already in matched_, and records the matches.
+  void take();
   void match(Track& t, const Detection& d, std::int64_t time);
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
   bool direction_of(const Track& t, float* ux, float* uy) const;
@@ -126,7 +127,7 @@ class Tracker {
   // Per-frame scratch, kept so a frame allocates nothing once the sizes settled.
   const Detection* detections_ = nullptr;
   std::vector<int> detection_of_, track_of_;  // per track / per detection: the match or -1
-  std::vector<int> strong_, weak_, query_track_, free_detections_, matched_, pairs_of_track_, pairs_of_detection_;
+  std::vector<int> strong_, weak_, established_, tentative_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;
   CandidateSearch search_;
