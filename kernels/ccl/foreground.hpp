@@ -99,6 +99,13 @@ inline Options adaptive_recipe(Options options) {
 // Whether a foreground mode keeps per-pixel state across frames.
 CCL_FOREGROUND_HOST_DEVICE inline bool uses_background_model(Foreground mode) { return mode != Foreground::Threshold; }
 
+// Whether a frame needs the foreground stage at all: the default (threshold, no morphology) labels
+// plane 0 directly, on every backend.
+inline bool foreground_stage_needed(const Options& options) {
+  return uses_background_model(options.foreground) || options.open_radius > 0 || options.close_radius > 0 ||
+         options.shrink_radius > 0;
+}
+
 // R of a frame from the previous frame's R and foreground count (the formula above), every backend.
 CCL_FOREGROUND_HOST_DEVICE inline int next_relearn_frames(int previous_relearn, std::uint64_t previous_foreground, std::uint64_t pixels) {
   if (previous_relearn > 0) return previous_relearn - 1;

@@ -22,21 +22,17 @@ void validate(const ImageView& image, const Options& options) {
     fail("analysis " + std::to_string(int(options.analysis)) + " is not one of the named analyses");
   if (std::string(to_string(options.foreground)) == "unknown")
     fail("foreground " + std::to_string(int(options.foreground)) + " is not one of the named foreground modes");
-  if (options.motion_factor < 1 || options.motion_factor > kMaxMotionFactor)
-    fail("motion factor must be 1.." + std::to_string(kMaxMotionFactor) + ", not " +
-         std::to_string(int(options.motion_factor)));
-  if (options.open_radius < 0 || options.open_radius > kMaxMorphologyRadius)
-    fail("open radius must be 0.." + std::to_string(kMaxMorphologyRadius) + ", not " +
-         std::to_string(options.open_radius));
-  if (options.close_radius < 0 || options.close_radius > kMaxMorphologyRadius)
-    fail("close radius must be 0.." + std::to_string(kMaxMorphologyRadius) + ", not " +
-         std::to_string(options.close_radius));
-  if (options.shrink_radius < 0 || options.shrink_radius > kMaxMorphologyRadius)
-    fail("shrink radius must be 0.." + std::to_string(kMaxMorphologyRadius) + ", not " +
-         std::to_string(options.shrink_radius));
-  if (options.absorb_frames < 1 || options.absorb_frames > kMaxAbsorbFrames)
-    fail("absorb frames must be 1.." + std::to_string(kMaxAbsorbFrames) + ", not " +
-         std::to_string(options.absorb_frames));
+  // "<what> must be lo..hi, not <value>" for every ranged option
+  const auto in_range = [&](const char* what, int value, int lo, int hi) {
+    if (value < lo || value > hi)
+      fail(std::string(what) + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", not " +
+           std::to_string(value));
+  };
+  in_range("motion factor", options.motion_factor, 1, kMaxMotionFactor);
+  in_range("open radius", options.open_radius, 0, kMaxMorphologyRadius);
+  in_range("close radius", options.close_radius, 0, kMaxMorphologyRadius);
+  in_range("shrink radius", options.shrink_radius, 0, kMaxMorphologyRadius);
+  in_range("absorb frames", options.absorb_frames, 1, kMaxAbsorbFrames);
 }
 
 void validate(const ImageView& image, const MaskView* mask) {

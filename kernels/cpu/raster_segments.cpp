@@ -32,9 +32,9 @@ class RasterSegmentsAnalyzer final : public Analyzer {
       throw Error(Error::Kind::InvalidArgument, "label map stride is smaller than the width");
     // The model is updated here, not in collect(): submit order is frame order for analyzers
     // sharing one model, and a reset() after submit() cannot reach a frame already submitted.
-    image_ = needs_mask(options) ? foreground_mask(image, options) : image;
+    image_ = foreground_stage_needed(options) ? foreground_mask(image, options) : image;
     options_ = options;
-    if (needs_mask(options)) options_.threshold = 0;
+    if (foreground_stage_needed(options)) options_.threshold = 0;
     labels_ = labels ? *labels : LabelView{};
     mask_out_ = mask ? *mask : MaskView{};
     pending_ = true;
@@ -69,11 +69,6 @@ class RasterSegmentsAnalyzer final : public Analyzer {
   }
 
  private:
-  static bool needs_mask(const Options& options) {
-    return uses_background_model(options.foreground) || options.open_radius > 0 || options.close_radius > 0 ||
-           options.shrink_radius > 0;
-  }
-
   // The foreground stage into mask_ (0/1, reused), returned as the image to label with threshold 0.
   ImageView foreground_mask(const ImageView& image, const Options& options) {
     const int w = image.width, h = image.height;

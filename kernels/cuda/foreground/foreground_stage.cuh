@@ -16,13 +16,6 @@ namespace ccl::cuda {
 
 class CudaBackgroundModel;
 
-// Whether the options need the stage at all; the default (threshold, no morphology) skips it and
-// the labellers binarize plane 0 in their own reads, as before.
-inline bool foreground_stage_on(const Options& options) {
-  return uses_background_model(options.foreground) || options.open_radius > 0 || options.close_radius > 0 ||
-         options.shrink_radius > 0;
-}
-
 // Bytes between rows of a mask plane for a frame `width` wide: whole 16-byte rows, so the
 // labellers' vector reads apply.
 inline std::ptrdiff_t mask_pitch(int width) { return (std::ptrdiff_t(width) + 15) / 16 * 16; }

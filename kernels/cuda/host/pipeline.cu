@@ -108,7 +108,7 @@ bool capturable(const Options& options) {
 void FramePipeline::reserve(int width, int height, bool host_frames, const Options& options) {
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
     throw Error(Error::Kind::InvalidArgument, "cannot reserve for a " + size_text(width, height) + " frame");
-  reserve_pixels(std::size_t(width) * height, height, segments_for(options), foreground_stage_on(options), width,
+  reserve_pixels(std::size_t(width) * height, height, segments_for(options), foreground_stage_needed(options), width,
                  height);
   if (host_frames) reserve_upload(width, height);
 }
@@ -160,7 +160,7 @@ void FramePipeline::reserve_upload(int width, int height) {
 
 void FramePipeline::fit(const ImageView& image, const Options& options) {
   reserve_pixels(std::size_t(image.width) * image.height, image.height, segments_for(options),
-                 foreground_stage_on(options), image.width, image.height);
+                 foreground_stage_needed(options), image.width, image.height);
   clear_state_left_by_a_failure();
 }
 
@@ -247,7 +247,7 @@ void FramePipeline::submit(const ImageView& image, const Options& options, const
   validate(image, mask);
   if (labels && (labels->data == nullptr || labels->stride < image.width))
     throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
-  if (foreground_stage_on(options)) {
+  if (foreground_stage_needed(options)) {
     // From here on the frame is the 0/1 mask plane, labelled like any plane with threshold 0.
     Options labelled = options;
     labelled.threshold = 0;
