@@ -187,6 +187,23 @@ inline Mask clean_up(Mask m, int w, int h, int open_radius, int close_radius, in
   return m;
 }
 
+// One stream's mask as a foreground mode makes it (`o` as the analyzer receives it, any recipe
+// already applied): the mode's model or the threshold, then the clean-up.
+struct Models {
+  SigmaDelta motion;
+  Adaptive adaptive;
+  Mask next(const frames::Frame& f, const ccl::Options& o) {
+    Mask m = o.foreground == ccl::Foreground::Motion     ? motion.next(f, o.motion_factor)
+             : o.foreground == ccl::Foreground::Adaptive ? adaptive.next(f, o.motion_factor, o.absorb_frames)
+                                                         : threshold_mask(f, o.threshold);
+    return clean_up(std::move(m), f.width, f.height, o.open_radius, o.close_radius, o.shrink_radius);
+  }
+  void reset() {
+    motion.reset();
+    adaptive.reset();
+  }
+};
+
 // A frame whose pixels are the mask (0 or 255), so the labelling oracle can be run on it.
 inline frames::Frame mask_frame(const Mask& m, int w, int h) {
   frames::Frame f = frames::blank("mask", w, h);

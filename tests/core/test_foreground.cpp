@@ -32,14 +32,10 @@ ccl::Options fg_opts(ccl::Foreground fg, int conn, int open, int close, std::uin
 
 // The oracle's side of one stream: its own model state, then morphology, then flood fill.
 struct OracleStream {
-  oracle::SigmaDelta model;
-  oracle::Adaptive adaptive;
+  oracle::Models models;
   oracle::Mask mask;  // the last frame's, for the non-triviality checks
   oracle::Output next(const frames::Frame& f, const ccl::Options& o) {
-    mask = o.foreground == ccl::Foreground::Motion     ? model.next(f, o.motion_factor)
-           : o.foreground == ccl::Foreground::Adaptive ? adaptive.next(f, o.motion_factor, o.absorb_frames)
-                                                       : oracle::threshold_mask(f, o.threshold);
-    mask = oracle::clean_up(mask, f.width, f.height, o.open_radius, o.close_radius, o.shrink_radius);
+    mask = models.next(f, o);
     ccl::Options label_opts = o;
     label_opts.threshold = 0;
     return oracle::flood_fill(oracle::mask_frame(mask, f.width, f.height), label_opts);
@@ -290,7 +286,7 @@ TEST(Foreground, ResetStartsAfresh) {
   for (std::size_t t = 0; t < seq.size(); ++t) {
     if (t == 6) {
       model->reset();
-      want.model.reset();
+      want.models.reset();
       EXPECT_EQ(model->frames_seen(), 0u);
     }
     const Output got = run(*a, seq[t], o);
@@ -331,7 +327,7 @@ TEST(Foreground, OwnModelAndDroppingIt) {
   OracleStream want;
   for (std::size_t t = 0; t < 5; ++t) EXPECT_EQ(mismatch(run(*a, seq[t], o), want.next(seq[t], o), seq[t]), "");
   a->set_background_model(nullptr);
-  want.model.reset();
+  want.models.reset();
   for (std::size_t t = 5; t < seq.size(); ++t) {
     const Output got = run(*a, seq[t], o);
     EXPECT_EQ(mismatch(got, want.next(seq[t], o), seq[t]), "") << t;

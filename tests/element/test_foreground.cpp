@@ -17,8 +17,7 @@ using elcheck::Harness;
 // The oracle's side of one stream: its model state, morphology, flood fill. For adaptive, the
 // element's recipe (factor 3, open 1, close 2, shrink 1) as ccl/foreground.hpp states it.
 struct OracleStream {
-  oracle::SigmaDelta model;
-  oracle::Adaptive adaptive;
+  oracle::Models models;
   ccl::Result next(const frames::Frame& f, ccl::Options o) {
     if (o.foreground == ccl::Foreground::Adaptive) {
       o.motion_factor = 3;
@@ -26,10 +25,7 @@ struct OracleStream {
       o.close_radius = o.close_radius ? o.close_radius : 2;
       o.shrink_radius = 1;
     }
-    oracle::Mask mask = o.foreground == ccl::Foreground::Motion     ? model.next(f, o.motion_factor)
-                        : o.foreground == ccl::Foreground::Adaptive ? adaptive.next(f, o.motion_factor, o.absorb_frames)
-                                                                    : oracle::threshold_mask(f, o.threshold);
-    mask = oracle::clean_up(mask, f.width, f.height, o.open_radius, o.close_radius, o.shrink_radius);
+    const oracle::Mask mask = models.next(f, o);
     ccl::Options label_opts = o;
     label_opts.threshold = 0;
     return oracle::flood_fill(oracle::mask_frame(mask, f.width, f.height), label_opts).result;
@@ -122,10 +118,7 @@ std::size_t push_and_check(Harness& h, const std::vector<frames::Frame>& fs, std
   drain(h);
   std::size_t with_components = 0;
   for (std::size_t i = first; i < end; ++i) {
-    if (i == discont_at) {
-      want.model.reset();
-      want.adaptive.reset();
-    }
+    if (i == discont_at) want.models.reset();
     GstBuffer* out = gst_harness_pull(h.get());
     EXPECT_EQ(out ? GST_BUFFER_PTS(out) : 0, GstClockTime(i) * GST_MSECOND) << "order";
     ccl::Result r;
@@ -274,7 +267,7 @@ TEST(ElementForeground, FlushResetsTheModel) {
     OracleStream want;
     push_and_check(h, fs, 0, 8, want, o);
     flush(h);
-    want.model.reset();
+    want.models.reset();
     std::vector<ccl::Result> got;
     EXPECT_GT(push_and_check(h, fs, 8, fs.size(), want, o, &got), 0u);
     EXPECT_EQ(got.at(0).n_components_total, 0u) << "the first frame after a flush initialises";
@@ -290,7 +283,7 @@ TEST(ElementForeground, CapsChangeResetsTheModel) {
   OracleStream want;
   EXPECT_GT(push_and_check(h, fs, 0, 7, want, o), 0u);
   h.set_caps("video/x-raw,format=GRAY8,width=64,height=48,framerate=25/1");
-  want.model.reset();
+  want.models.reset();
   std::vector<ccl::Result> got;
   EXPECT_GT(push_and_check(h, fs, 7, fs.size(), want, o, &got), 0u);
   EXPECT_EQ(got.at(0).n_components_total, 0u) << "the first frame of the new caps initialises";
@@ -323,7 +316,7 @@ TEST(ElementForeground, RestartResetsTheModel) {
   ASSERT_EQ(gst_element_set_state(h.element(), GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
   ASSERT_NE(gst_element_set_state(h.element(), GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
   h.set_caps(elcheck::gray_caps(64, 48));
-  want.model.reset();
+  want.models.reset();
   std::vector<ccl::Result> got;
   push_and_check(h, fs, 6, fs.size(), want, o, &got);
   EXPECT_EQ(got.at(0).n_components_total, 0u) << "the first frame after a restart initialises";

@@ -114,19 +114,6 @@ TEST(ShowMask, ThresholdShowsPlane0AboveTheThreshold) {
   }
 }
 
-// The oracle's side: a model or the threshold, then the clean-up.
-struct MaskOracle {
-  oracle::SigmaDelta model;
-  oracle::Adaptive adaptive;
-  // `o` as the element runs it (for adaptive, the recipe already applied by the caller).
-  oracle::Mask next(const frames::Frame& f, const ccl::Options& o) {
-    const oracle::Mask m = o.foreground == ccl::Foreground::Motion     ? model.next(f, o.motion_factor)
-                           : o.foreground == ccl::Foreground::Adaptive ? adaptive.next(f, o.motion_factor, o.absorb_frames)
-                                                                       : oracle::threshold_mask(f, o.threshold);
-    return oracle::clean_up(m, f.width, f.height, o.open_radius, o.close_radius, o.shrink_radius);
-  }
-};
-
 // A noisy gradient with two bright rectangles moving across it.
 std::vector<frames::Frame> scene(int w, int h, int n, std::uint32_t seed) {
   std::mt19937 rng(seed);
@@ -159,7 +146,7 @@ std::size_t check_stream(GstHarness* h, const std::vector<frames::Frame>& fs, Gs
   for (std::size_t i = 0; i < fs.size(); ++i)
     EXPECT_EQ(gst_harness_push(h, with_pts(elcheck::pack_default(fs[i], format), i)), GST_FLOW_OK);
   drain(h);
-  MaskOracle want;
+  oracle::Models want;
   std::size_t with_foreground = 0;
   for (std::size_t i = 0; i < fs.size(); ++i) {
     const frames::Frame& f = fs[i];

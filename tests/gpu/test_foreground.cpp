@@ -99,25 +99,9 @@ std::string describe(const ccl::Options& o) {
          " max=" + std::to_string(o.max_area) + " objects=" + std::to_string(o.max_objects);
 }
 
-// The oracle's models of one stream, one per mode.
-struct OracleModels {
-  oracle::SigmaDelta motion;
-  oracle::Adaptive adaptive;
-  oracle::Mask next(const Frame& f, const ccl::Options& o) {
-    if (o.foreground == ccl::Foreground::Motion) return motion.next(f, o.motion_factor);
-    if (o.foreground == ccl::Foreground::Adaptive) return adaptive.next(f, o.motion_factor, o.absorb_frames);
-    return oracle::threshold_mask(f, o.threshold);
-  }
-  void reset() {
-    motion.reset();
-    adaptive.reset();
-  }
-};
-
-// The oracle's frame: its mask (a model or the threshold, then the clean-up), labelled by flood fill.
-oracle::Output oracle_frame(OracleModels& model, const Frame& f, const ccl::Options& o) {
-  oracle::Mask m = model.next(f, o);
-  m = oracle::clean_up(std::move(m), f.width, f.height, o.open_radius, o.close_radius, o.shrink_radius);
+// The oracle's frame: its mask (oracle::Models), labelled by flood fill.
+oracle::Output oracle_frame(oracle::Models& model, const Frame& f, const ccl::Options& o) {
+  const oracle::Mask m = model.next(f, o);
   return oracle::flood_fill(oracle::mask_frame(m, f.width, f.height), mask_options(o));
 }
 
@@ -139,7 +123,7 @@ std::size_t expect_sequence_agrees(const std::vector<Frame>& seq, const ccl::Opt
   std::size_t with_components = 0;
   harness().gpu.set_background_model(ccl::make_cuda_background_model());
   std::unique_ptr<ccl::Analyzer> cpu = ccl::make_cpu_analyzer();
-  OracleModels model;
+  oracle::Models model;
   for (const Frame& f : seq) {
     const std::string what = f.name + describe(o);
     std::vector<std::uint32_t> map;
@@ -322,7 +306,7 @@ TEST(Foreground, TwoStreamsShareOneModel) {
       EXPECT_EQ(shared->frames_seen(), seq.size());
 
       harness().gpu.set_background_model(ccl::make_cuda_background_model());
-      OracleModels model;
+      oracle::Models model;
       for (std::size_t i = 0; i < seq.size(); ++i) {
         const std::string what = seq[i].name + describe(o) + " (two streams)";
         std::vector<std::uint32_t> one_map;
@@ -411,7 +395,7 @@ TEST(Foreground, ResetAndSizeChange) {
   const std::shared_ptr<ccl::BackgroundModel> model = ccl::make_cuda_background_model();
   harness().gpu.set_background_model(model);
   EXPECT_EQ(model->frames_seen(), 0u);
-  OracleModels want_model;
+  oracle::Models want_model;
   const std::vector<Frame> first = sequence(Kind::MovingRectangles, 70, 40, 2, 4, 1234);
   const std::vector<Frame> other_size = sequence(Kind::MovingRectangles, 40, 70, 0, 3, 4321);
   auto check = [&](const Frame& f) {
@@ -481,7 +465,7 @@ TEST(Foreground, ReservedFramesAllocateNothing) {
   EXPECT_GT(a.device_bytes(), plain.device_bytes());
   const std::size_t reserved = a.device_bytes();
   gpu_test::DeviceBuffer image;
-  OracleModels model;
+  oracle::Models model;
   for (const Frame& f : sequence(Kind::MovingRectangles, 160, 90, 0, 5, 77)) {
     auto* d = static_cast<std::uint8_t*>(image.get(f.pixels.size()));
     ASSERT_NE(d, nullptr);
