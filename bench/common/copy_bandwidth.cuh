@@ -1,5 +1,5 @@
 // The device's copy bandwidth, measured by every GPU benchmark in the same run as its figures so
-// each figure can be given as a fraction of the bandwidth floor (DESIGN.md cost model).
+// each figure can be given as a fraction of the bandwidth floor (cost model in docs/algorithms.md).
 #pragma once
 
 #include <cuda_runtime.h>

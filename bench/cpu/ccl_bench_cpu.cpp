@@ -1,5 +1,5 @@
 // ccl-bench-cpu: the CPU backend against single-threaded OpenCV connectedComponentsWithStats on
-// the benchmark protocol's MT19937 random images (DESIGN.md), timed in the same run. Before
+// the benchmark protocol's MT19937 random images (docs/algorithms.md), timed in the same run. Before
 // timing, each image is checked: our components must equal OpenCV CCL_SAUF's (count, statistics,
 // order) and CCL_DEFAULT's count, so both sides provably did the same work.
 //

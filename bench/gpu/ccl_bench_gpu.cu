@@ -1,4 +1,4 @@
-// ccl-bench-gpu: the CUDA backend on the protocol's images (DESIGN.md): square MT19937 random
+// ccl-bench-gpu: the CUDA backend on the protocol's images (docs/algorithms.md): square MT19937 random
 // frames, density 0..100 % step 10, g in {1, 4, 16}, plus a full frame; best of --runs after a
 // warm-up. Reports device work (labels + statistics, cudaEvent) and the whole run() (with
 // compaction and the host copy) in Gpix/s and as a fraction of the ~6 B/px bandwidth floor at the
@@ -24,7 +24,7 @@ namespace {
 
 using bench::check;
 
-constexpr double kFloorBytesPerPixel = 6.0;  // mask read, label write, mask re-read (DESIGN.md)
+constexpr double kFloorBytesPerPixel = 6.0;  // mask read, label write, mask re-read (docs/algorithms.md)
 
 struct Args {
   int size = 8192;

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Turns the log of bench/peers/run_all.sh into OUT/results.csv, OUT/tables.md and PNG plots.
 
-Gpix/s = size^2 / time; the floor is DESIGN.md's ~6 B/px at the device-to-device copy bandwidth
+Gpix/s = size^2 / time; the floor is the ~6 B/px of docs/algorithms.md at the device-to-device copy bandwidth
 measured in the same run, and floor fraction = floor time / measured time (1.0 = at the floor).
-Per-g figures are the mean over densities of Gpix/s, as in the FLSL+CD paper and DESIGN.md.
+Per-g figures are the mean over densities of Gpix/s, as in the FLSL+CD paper (docs/algorithms.md).
 usage: plot.py LOG OUT
 """
 import csv

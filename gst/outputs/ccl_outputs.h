@@ -1,5 +1,5 @@
 // What downstream sees of a ccl::Result: GstCclMeta, the "connected-component" ROI metas and the
-// "ccl" element message (schemas in DESIGN.md). Used by cudaccl, its tests and its benchmarks.
+// "ccl" element message (schemas in docs/contract.md). Used by cudaccl, its tests and its benchmarks.
 #pragma once
 
 #include <vector>

@@ -1,5 +1,5 @@
 // Core value types of the gst-ccl library: what goes in (image view, options) and what comes out
-// (the component list of the result contract in DESIGN.md). No GStreamer, no CUDA here.
+// (the component list of the result contract in docs/contract.md). No GStreamer, no CUDA here.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// The CPU backend, after Imura's raster segments (raster-segments-imura.txt): the runs of each row
+// The CPU backend, after Imura's raster segments (docs/algorithms.md): the runs of each row
 // are the unit of work. Overlapping runs of adjacent rows are united (union-find on run indices,
 // linking the larger root under the smaller), statistics are summed per run, not per pixel.
 #include <algorithm>
