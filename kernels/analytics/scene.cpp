@@ -19,20 +19,37 @@ enum Side : std::int8_t { kUnknown = 0, kLeft = -1, kRight = 1 };
 struct LineState {
   std::int8_t side = kUnknown;
   bool touched = false;  // the anchor touched the segment since the last commit
+  // While the track's odometer stays below this, its anchor cannot have reached the band or the
+  // segment since the last evaluation, so evaluating would only re-commit the same side: skipped.
+  double skip_until = -1;
 };
 
 struct ZoneState {
   bool member = false;
   bool dwell_done = false;  // this visit's dwell event was given
   std::int64_t enter_time = 0;
+  // A non-member whose odometer stays below this cannot have reached the zone's bounding box.
+  double skip_until = -1;
 };
+
+// How far (per axis, the larger) a point or box must move to touch r; 0 when it does.
+double gap(const geom::Rect& a, const geom::Rect& r) {
+  const double gx = std::max(a.x0 - r.x1, r.x0 - a.x1), gy = std::max(a.y0 - r.y1, r.y0 - a.y1);
+  return std::max(0.0, std::max(gx, gy));
+}
 
 // A line rule in frame pixels.
 struct Line {
   Point from, to;
+  double dx = 0, dy = 0;  // to - from, so cross() below rounds as geom::cross does
   double length = 1;
+  // |cross| above thr_hi surely gives |d| >= h, below thr_lo surely |d| < h (d = cross / length);
+  // only between the two is the division done (rarely), so the band's edge is exactly where documented.
+  double thr_hi = 0, thr_lo = 0;
   geom::Rect bounds;
   Anchor anchor = Anchor::BottomCenter;
+
+  double cross(const Point& p) const { return dx * (p.y - from.y) - dy * (p.x - from.x); }
 };
 
 // A zone rule in frame pixels.
@@ -50,25 +67,48 @@ struct OvercrowdTimer {
   std::int64_t since = 0;
 };
 
-// The three anchors of one box.
-struct Anchors {
+// One sighting's anchors and the motion from the sighting before it, computed once for every rule.
+struct Step {
+  std::int64_t time = 0;
   Point bottom, center;
   geom::Rect box;
+  bool has_prev = false;  // not the track's first sighting
+  double odometer = 0;    // the track's travel so far, bounding every anchor's (L1, pixels)
+  Point prev_bottom, prev_center;
+  geom::Rect move_bottom, move_center;  // bounds of the anchors' motion segments
+
+  void set(std::int64_t t, double x, double y, double w, double h) {
+    time = t;
+    bottom = {x + w / 2, y + h}, center = {x + w / 2, y + h / 2};
+    box = {x, y, x + w, y + h};
+  }
+  void set_prev(const Step& prev) {
+    has_prev = true;
+    // Every corner, the centre and the bottom-center move by at most |dx| + |dy| + |dw| + |dh| (L1).
+    odometer = prev.odometer + std::abs(box.x0 - prev.box.x0) + std::abs(box.y0 - prev.box.y0) +
+               std::abs((box.x1 - box.x0) - (prev.box.x1 - prev.box.x0)) +
+               std::abs((box.y1 - box.y0) - (prev.box.y1 - prev.box.y0));
+    prev_bottom = prev.bottom, prev_center = prev.center;
+    move_bottom = geom::bounds(prev_bottom, bottom), move_center = geom::bounds(prev_center, center);
+  }
+  const Point& point(Anchor a) const { return a == Anchor::Center ? center : bottom; }
+  const Point& prev_point(Anchor a) const { return a == Anchor::Center ? prev_center : prev_bottom; }
+  const geom::Rect& move(Anchor a) const { return a == Anchor::Center ? move_center : move_bottom; }
 };
-
-Anchors anchors_of(double x, double y, double w, double h) {
-  return {Point{x + w / 2, y + h}, Point{x + w / 2, y + h / 2}, geom::Rect{x, y, x + w, y + h}};
-}
-
-const Point& point_of(const Anchors& a, Anchor anchor) {
-  return anchor == Anchor::Center ? a.center : a.bottom;
-}
 
 // The side a signed distance d commits to with hysteresis h (never on the line itself).
 Side side_of(double d, double h) {
   if (d >= h && d > 0) return kRight;
   if (d <= -h && d < 0) return kLeft;
   return kUnknown;
+}
+
+// side_of(cross / length, h) without the division away from the band's edge.
+Side side_of_cross(double c, const Line& line, double h) {
+  if (c > line.thr_hi) return kRight;
+  if (c < -line.thr_hi) return kLeft;
+  if (c < line.thr_lo && c > -line.thr_lo) return kUnknown;
+  return side_of(c / line.length, h);
 }
 
 }  // namespace
@@ -79,6 +119,7 @@ struct SceneAnalytics::State {
     bool live = false;
     bool has_box = false;  // seen at least once: box is its last sighting
     bool ending = false;
+    double odometer = 0;  // travel of its box so far (Step::odometer)
     unsigned misses = 0;   // updates in a row without a sighting
     std::uint64_t seen = 0;  // the update (stamp) it was last seen in
     std::int64_t last_time = 0;
@@ -102,8 +143,8 @@ struct SceneAnalytics::State {
   // Per-update scratch (sizes settle, then nothing is allocated).
   std::vector<std::pair<std::uint32_t, std::size_t>> started;  // (id, index into Frame::started), by id
   std::vector<std::uint32_t> ending;                           // slots, ordered by id
-  std::vector<Sighting> sightings;
-  std::vector<Anchors> anchors;
+  std::vector<std::int32_t> object_slots;  // per object: its slot found before the ends, or -1
+  std::vector<Step> steps;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> late_dwells;  // (track id, zone)
 
   std::uint32_t take_slot(std::uint32_t id) {
@@ -207,7 +248,8 @@ static void scale_geometry(const Rules& rules, const Options& options, unsigned 
     const LineRule& r = rules.lines[i];
     Line& l = (*lines)[i];
     l.from = scaled(r.from), l.to = scaled(r.to);
-    l.length = std::hypot(l.to.x - l.from.x, l.to.y - l.from.y);
+    l.dx = l.to.x - l.from.x, l.dy = l.to.y - l.from.y;
+    l.length = std::hypot(l.dx, l.dy);
     l.bounds = geom::bounds(l.from, l.to);
     l.anchor = r.anchor;
   }
@@ -225,6 +267,11 @@ static void scale_geometry(const Rules& rules, const Options& options, unsigned 
   }
   *hysteresis = options.hysteresis >= 0 ? options.hysteresis
                                         : 0.01 * std::hypot(double(width), double(height));
+  for (Line& l : *lines) {
+    // 1e-9 is far above the relative rounding of h * length and of cross / length (2^-53 each).
+    const double thr = *hysteresis * l.length;
+    l.thr_hi = thr * (1 + 1e-9), l.thr_lo = thr * (1 - 1e-9);
+  }
 }
 
 void SceneAnalytics::update(const Frame& frame) {
@@ -232,6 +279,8 @@ void SceneAnalytics::update(const Frame& frame) {
   events_.clear();
   if (!s.geometry_valid || s.width != frame.width || s.height != frame.height) {
     scale_geometry(rules_, options_, frame.width, frame.height, &s.lines, &s.zones, &s.hysteresis);
+    for (LineState& ls : s.line_states) ls.skip_until = -1;  // the lines or the band moved
+    for (ZoneState& zs : s.zone_states) zs.skip_until = -1;
     s.width = frame.width, s.height = frame.height, s.geometry_valid = true;
   }
   const std::size_t nl = s.lines.size(), nz = s.zones.size();
@@ -239,8 +288,10 @@ void SceneAnalytics::update(const Frame& frame) {
   ++s.stamp;
 
   // 1. Ends: the tracker's ended tracks and those unseen for forget_after updates, by track id.
+  s.object_slots.resize(frame.n_objects);
   for (std::size_t i = 0; i < frame.n_objects; ++i) {
-    const std::int32_t slot = s.slot_of.find(frame.objects[i].id);
+    const std::int32_t slot = frame.objects[i].id == 0 ? IdMap::kNone : s.slot_of.find(frame.objects[i].id);
+    s.object_slots[i] = slot;
     if (slot != IdMap::kNone) s.tracks[std::size_t(slot)].seen = s.stamp;
   }
   s.ending.clear();
@@ -269,61 +320,89 @@ void SceneAnalytics::update(const Frame& frame) {
   for (std::size_t i = 0; i < frame.n_objects; ++i) {
     const TrackedBox& object = frame.objects[i];
     if (object.id == 0) continue;  // not a confirmed track
-    std::int32_t found = s.slot_of.find(object.id);
+    // The slot found before the ends, unless that track ended (its slot may have gone to another id).
+    std::int32_t found = s.object_slots[i];
+    if (found == IdMap::kNone || !s.tracks[std::size_t(found)].live || s.tracks[std::size_t(found)].id != object.id)
+      found = s.slot_of.find(object.id);
     const std::uint32_t slot = found == IdMap::kNone ? s.take_slot(object.id) : std::uint32_t(found);
     State::Track& track = s.tracks[slot];
 
     // The sightings to play: the history of a track started now (after its last sighting), then this one.
-    s.sightings.clear();
-    auto st = std::lower_bound(s.started.begin(), s.started.end(), std::make_pair(object.id, std::size_t(0)));
-    if (st != s.started.end() && st->first == object.id) {
-      const TrackStart& start = frame.started[st->second];
-      for (std::size_t k = 0; k < start.n_history; ++k)
-        if (!track.has_box || start.history[k].time > track.last_time) s.sightings.push_back(start.history[k]);
+    std::size_t n_steps = 0;
+    auto add_step = [&](std::int64_t t, double x, double y, double w, double h) {
+      if (s.steps.size() < n_steps + 2) s.steps.resize(n_steps + 2);
+      Step& step = s.steps[n_steps + 1];  // steps[0] is the track's last sighting
+      step.set(t, x, y, w, h);
+      step.has_prev = false;
+      step.odometer = 0;
+      if (n_steps > 0 || track.has_box) step.set_prev(s.steps[n_steps]);
+      ++n_steps;
+    };
+    if (s.steps.empty()) s.steps.resize(2);
+    if (track.has_box) {
+      s.steps[0].set(track.last_time, track.x, track.y, track.w, track.h);
+      s.steps[0].odometer = track.odometer;
     }
-    s.sightings.push_back(Sighting{now, object.x, object.y, object.width, object.height});
-    s.anchors.resize(s.sightings.size());
-    for (std::size_t k = 0; k < s.sightings.size(); ++k) {
-      const Sighting& g = s.sightings[k];
-      s.anchors[k] = anchors_of(g.x, g.y, g.width, g.height);
+    if (!s.started.empty()) {
+      auto st = std::lower_bound(s.started.begin(), s.started.end(), std::make_pair(object.id, std::size_t(0)));
+      if (st != s.started.end() && st->first == object.id) {
+        const TrackStart& start = frame.started[st->second];
+        for (std::size_t k = 0; k < start.n_history; ++k) {
+          const Sighting& g = start.history[k];
+          if (!track.has_box || g.time > track.last_time) add_step(g.time, g.x, g.y, g.width, g.height);
+        }
+      }
     }
-    const Anchors previous = anchors_of(track.x, track.y, track.w, track.h);
-    const std::size_t n_sightings = s.sightings.size();
+    add_step(now, object.x, object.y, object.width, object.height);
+    const Step* steps = s.steps.data() + 1;
 
     // Lines, by line.
     LineState* line_states = s.line_states.data() + slot * nl;
     for (std::size_t l = 0; l < nl; ++l) {
       const Line& line = s.lines[l];
       LineState& ls = line_states[l];
-      const Anchors* prev = track.has_box ? &previous : nullptr;
-      for (std::size_t k = 0; k < n_sightings; prev = &s.anchors[k], ++k) {
-        const Anchors& cur = s.anchors[k];
+      for (std::size_t k = 0; k < n_steps; ++k) {
+        const Step& cur = steps[k];
+        if (cur.odometer < ls.skip_until) continue;
         Side side;
+        double distance;  // |d| of the anchor (Box: of its nearest corner)
         if (line.anchor == Anchor::Box) {
-          const geom::Rect& b = cur.box;
-          const Point corners[4] = {{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}};
-          side = side_of(geom::cross(line.from, line.to, corners[0]) / line.length, s.hysteresis);
-          for (int c = 1; c < 4 && side != kUnknown; ++c)
-            if (side_of(geom::cross(line.from, line.to, corners[c]) / line.length, s.hysteresis) != side)
-              side = kUnknown;
-          if (b.overlaps(line.bounds) && geom::rect_intersects_segment(b, line.from, line.to)) ls.touched = true;
-          if (prev && geom::bounds(prev->center, cur.center).overlaps(line.bounds) &&
-              geom::segments_intersect(prev->center, cur.center, line.from, line.to))
+          // The corners' cross products are y-terms minus x-terms; rounding is monotonic, so the
+          // least and greatest of the four come from the extreme terms.
+          const double tx0 = line.dy * (cur.box.x0 - line.from.x), tx1 = line.dy * (cur.box.x1 - line.from.x);
+          const double ty0 = line.dx * (cur.box.y0 - line.from.y), ty1 = line.dx * (cur.box.y1 - line.from.y);
+          const double least = std::min(ty0, ty1) - std::max(tx0, tx1);
+          const double most = std::max(ty0, ty1) - std::min(tx0, tx1);
+          side = side_of_cross(least, line, s.hysteresis) == kRight  ? kRight
+                 : side_of_cross(most, line, s.hysteresis) == kLeft ? kLeft
+                                                                     : kUnknown;
+          distance = std::min(std::abs(least), std::abs(most)) / line.length;
+          if (cur.box.overlaps(line.bounds) && geom::rect_intersects_segment(cur.box, line.from, line.to))
+            ls.touched = true;
+          if (cur.has_prev && cur.move_center.overlaps(line.bounds) &&
+              geom::segments_intersect(cur.prev_center, cur.center, line.from, line.to))
             ls.touched = true;
         } else {
-          const Point& p = point_of(cur, line.anchor);
-          side = side_of(geom::cross(line.from, line.to, p) / line.length, s.hysteresis);
-          if (prev) {
-            const Point& q = point_of(*prev, line.anchor);
-            if (geom::bounds(q, p).overlaps(line.bounds) && geom::segments_intersect(q, p, line.from, line.to))
-              ls.touched = true;
-          }
+          const Point& p = cur.point(line.anchor);
+          const double c = line.cross(p);
+          side = side_of_cross(c, line, s.hysteresis);
+          distance = std::abs(c) / line.length;
+          if (cur.has_prev && cur.move(line.anchor).overlaps(line.bounds) &&
+              geom::segments_intersect(cur.prev_point(line.anchor), p, line.from, line.to))
+            ls.touched = true;
         }
-        if (side == kUnknown) continue;  // in the band: nothing commits
+        if (side == kUnknown) {  // in the band: nothing commits
+          ls.skip_until = -1;
+          continue;
+        }
+        // The anchor (every corner) is `distance` from the line: until the track has travelled that
+        // far it cannot touch the segment nor reach the other side, so every evaluation would at most
+        // leave the side as it is (margins for rounding).
+        ls.skip_until = cur.odometer + distance * (1 - 1e-9) - 1e-3;
         if (ls.touched && ls.side == -side) {
           const Direction d = side == kRight ? Direction::Forward : Direction::Backward;
           (d == Direction::Forward ? line_counts_[l].forward : line_counts_[l].backward)++;
-          events_.push_back(Event{Event::Type::LineCross, std::uint32_t(l), object.id, d, now, s.sightings[k].time, 0});
+          events_.push_back(Event{Event::Type::LineCross, std::uint32_t(l), object.id, d, now, cur.time, 0});
         }
         ls.side = side;
         ls.touched = false;
@@ -335,20 +414,23 @@ void SceneAnalytics::update(const Frame& frame) {
     for (std::size_t z = 0; z < nz; ++z) {
       const Zone& zone = s.zones[z];
       ZoneState& zs = zone_states[z];
-      for (std::size_t k = 0; k < n_sightings; ++k) {
-        const Anchors& cur = s.anchors[k];
+      for (std::size_t k = 0; k < n_steps; ++k) {
+        const Step& cur = steps[k];
+        if (!zs.member && cur.odometer < zs.skip_until) continue;
         bool inside;
         if (zone.anchor == Anchor::Box) {
           inside = cur.box.overlaps(zone.bounds) &&
                    geom::rect_intersects_polygon(cur.box, zone.polygon.data(), zone.polygon.size());
+          if (!inside) zs.skip_until = cur.odometer + gap(cur.box, zone.bounds) - 1e-3;
         } else {
-          const Point& p = point_of(cur, zone.anchor);
+          const Point& p = cur.point(zone.anchor);
           inside = zone.bounds.contains(p) && geom::point_in_polygon(p, zone.polygon.data(), zone.polygon.size());
+          if (!inside) zs.skip_until = cur.odometer + gap(geom::Rect{p.x, p.y, p.x, p.y}, zone.bounds) - 1e-3;
         }
         if (inside == zs.member) continue;
         zs.member = inside;
         if (inside) {
-          zs.enter_time = s.sightings[k].time;
+          zs.enter_time = cur.time;
           zs.dwell_done = false;
           ++zone_counts_[z].count;
           ++zone_counts_[z].entered;
@@ -356,7 +438,7 @@ void SceneAnalytics::update(const Frame& frame) {
           --zone_counts_[z].count;
         }
         events_.push_back(Event{inside ? Event::Type::ZoneEnter : Event::Type::ZoneExit, std::uint32_t(z), object.id,
-                                Direction::None, now, s.sightings[k].time, 0});
+                                Direction::None, now, cur.time, 0});
       }
       if (zone.dwell_on && zs.member && !zs.dwell_done && double(now - zs.enter_time) >= zone.dwell_ns) {
         zs.dwell_done = true;
@@ -364,9 +446,9 @@ void SceneAnalytics::update(const Frame& frame) {
       }
     }
 
-    const Sighting& last = s.sightings.back();
-    track.x = last.x, track.y = last.y, track.w = last.width, track.h = last.height;
+    track.x = object.x, track.y = object.y, track.w = object.width, track.h = object.height;
     track.has_box = true;
+    track.odometer = steps[n_steps - 1].odometer;
     track.last_time = now;
     track.misses = 0;
     track.seen = s.stamp;
