@@ -77,7 +77,7 @@ bool in_polygon(P p, const std::vector<Point>& poly) {
 Counts truth_count(const Rules& rules, const std::map<long, std::vector<motmetrics::Row>>& tracks) {
   const double h = 0.01 * std::hypot(double(kW), double(kH));
   Counts c{std::vector<std::uint64_t>(rules.lines.size()), std::vector<std::uint64_t>(rules.lines.size()),
-           std::vector<std::uint64_t>(rules.zones.size())};
+           std::vector<std::uint64_t>(rules.zones.size()), {}};
   for (const auto& [id, rows] : tracks) {
     std::vector<P> path;
     for (const motmetrics::Row& r : rows) path.push_back({r.x + r.w / 2, r.y + r.h});

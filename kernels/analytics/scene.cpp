@@ -19,17 +19,12 @@ enum Side : std::int8_t { kUnknown = 0, kLeft = -1, kRight = 1 };
 struct LineState {
   std::int8_t side = kUnknown;
   bool touched = false;  // the anchor touched the segment since the last commit
-  // While the track's odometer stays below this, its anchor cannot have reached the band or the
-  // segment since the last evaluation, so evaluating would only re-commit the same side: skipped.
-  double skip_until = -1;
 };
 
 struct ZoneState {
   bool member = false;
   bool dwell_done = false;  // this visit's dwell event was given
   std::int64_t enter_time = 0;
-  // A non-member whose odometer stays below this cannot have reached the zone's bounding box.
-  double skip_until = -1;
 };
 
 // How far (per axis, the larger) a point or box must move to touch r; 0 when it does.
@@ -67,33 +62,31 @@ struct OvercrowdTimer {
   std::int64_t since = 0;
 };
 
-// One sighting's anchors and the motion from the sighting before it, computed once for every rule.
+// One sighting of a track, with the one before it (has_prev) and the track's travel so far.
 struct Step {
   std::int64_t time = 0;
-  Point bottom, center;
-  geom::Rect box;
+  double x = 0, y = 0, w = 0, h = 0;
   bool has_prev = false;  // not the track's first sighting
+  double px = 0, py = 0, pw = 0, ph = 0;  // the sighting before
   double odometer = 0;    // the track's travel so far, bounding every anchor's (L1, pixels)
-  Point prev_bottom, prev_center;
-  geom::Rect move_bottom, move_center;  // bounds of the anchors' motion segments
 
-  void set(std::int64_t t, double x, double y, double w, double h) {
-    time = t;
-    bottom = {x + w / 2, y + h}, center = {x + w / 2, y + h / 2};
-    box = {x, y, x + w, y + h};
+  void set(std::int64_t t, double x_, double y_, double w_, double h_) {
+    time = t, x = x_, y = y_, w = w_, h = h_;
+    has_prev = false;
+    odometer = 0;
   }
   void set_prev(const Step& prev) {
     has_prev = true;
+    px = prev.x, py = prev.y, pw = prev.w, ph = prev.h;
     // Every corner, the centre and the bottom-center move by at most |dx| + |dy| + |dw| + |dh| (L1).
-    odometer = prev.odometer + std::abs(box.x0 - prev.box.x0) + std::abs(box.y0 - prev.box.y0) +
-               std::abs((box.x1 - box.x0) - (prev.box.x1 - prev.box.x0)) +
-               std::abs((box.y1 - box.y0) - (prev.box.y1 - prev.box.y0));
-    prev_bottom = prev.bottom, prev_center = prev.center;
-    move_bottom = geom::bounds(prev_bottom, bottom), move_center = geom::bounds(prev_center, center);
+    odometer = prev.odometer + std::abs(x - px) + std::abs(y - py) + std::abs(w - pw) + std::abs(h - ph);
   }
-  const Point& point(Anchor a) const { return a == Anchor::Center ? center : bottom; }
-  const Point& prev_point(Anchor a) const { return a == Anchor::Center ? prev_center : prev_bottom; }
-  const geom::Rect& move(Anchor a) const { return a == Anchor::Center ? move_center : move_bottom; }
+  static Point anchor(double x, double y, double w, double h, Anchor a) {
+    return a == Anchor::Center ? Point{x + w / 2, y + h / 2} : Point{x + w / 2, y + h};
+  }
+  Point point(Anchor a) const { return anchor(x, y, w, h, a); }
+  Point prev_point(Anchor a) const { return anchor(px, py, pw, ph, a); }
+  geom::Rect box() const { return {x, y, x + w, y + h}; }
 };
 
 // The side a signed distance d commits to with hysteresis h (never on the line itself).
@@ -137,6 +130,11 @@ struct SceneAnalytics::State {
   std::vector<std::uint32_t> free_slots;
   std::vector<LineState> line_states;  // slot * lines.size() + line
   std::vector<ZoneState> zone_states;  // slot * zones.size() + zone
+  // Per (slot, rule): while the track's odometer stays below this, its anchor cannot have reached
+  // the line (touch it or pass to its other side) or the zone's bounding box since the rule was
+  // last evaluated for it, so an evaluation could change nothing: skipped. -1: evaluate (members
+  // of a zone always are).
+  std::vector<double> line_skip, zone_skip;
   IdMap slot_of;
   std::uint64_t stamp = 0;
 
@@ -157,12 +155,16 @@ struct SceneAnalytics::State {
       tracks.emplace_back();
       line_states.resize(tracks.size() * lines.size());
       zone_states.resize(tracks.size() * zones.size());
+      line_skip.resize(line_states.size());
+      zone_skip.resize(zone_states.size());
     }
     tracks[slot] = Track{};
     tracks[slot].id = id;
     tracks[slot].live = true;
     std::fill_n(line_states.begin() + std::ptrdiff_t(slot * lines.size()), lines.size(), LineState{});
     std::fill_n(zone_states.begin() + std::ptrdiff_t(slot * zones.size()), zones.size(), ZoneState{});
+    std::fill_n(line_skip.begin() + std::ptrdiff_t(slot * lines.size()), lines.size(), -1.0);
+    std::fill_n(zone_skip.begin() + std::ptrdiff_t(slot * zones.size()), zones.size(), -1.0);
     slot_of.insert(id, slot);
     return slot;
   }
@@ -230,6 +232,8 @@ void SceneAnalytics::set_rules(const Rules& rules) {
   rules_ = rules;
   s.line_states.swap(line_states);
   s.zone_states.swap(zone_states);
+  s.line_skip.assign(s.line_states.size(), -1.0);
+  s.zone_skip.assign(s.zone_states.size(), -1.0);
   s.timers.swap(timers);
   line_counts_.swap(line_counts);
   zone_counts_.swap(zone_counts);
@@ -274,13 +278,112 @@ static void scale_geometry(const Rules& rules, const Options& options, unsigned 
   }
 }
 
+namespace {
+
+// Where one sighting's events go.
+struct Output {
+  std::vector<Event>* events;
+  std::vector<LineCounts>* line_counts;
+  std::vector<ZoneCounts>* zone_counts;
+};
+
+// One sighting of track `id` against line l: its crossing, the track's new state, and how long
+// the line can now be skipped for it.
+void evaluate_line(const Line& line, double hysteresis, std::size_t l, LineState& ls, double* skip, const Step& cur,
+                   std::uint32_t id, std::int64_t now, const Output& out) {
+  Side side;
+  double distance;  // |d| of the anchor (Box: of its nearest corner)
+  if (line.anchor == Anchor::Box) {
+    // The corners' cross products are y-terms minus x-terms; rounding is monotonic, so the least
+    // and greatest of the four come from the extreme terms.
+    const geom::Rect box = cur.box();
+    const double tx0 = line.dy * (box.x0 - line.from.x), tx1 = line.dy * (box.x1 - line.from.x);
+    const double ty0 = line.dx * (box.y0 - line.from.y), ty1 = line.dx * (box.y1 - line.from.y);
+    const double least = std::min(ty0, ty1) - std::max(tx0, tx1);
+    const double most = std::max(ty0, ty1) - std::min(tx0, tx1);
+    side = side_of_cross(least, line, hysteresis) == kRight  ? kRight
+           : side_of_cross(most, line, hysteresis) == kLeft ? kLeft
+                                                               : kUnknown;
+    distance = std::min(std::abs(least), std::abs(most)) / line.length;
+    if (box.overlaps(line.bounds) && geom::rect_intersects_segment(box, line.from, line.to)) ls.touched = true;
+    if (cur.has_prev) {
+      const Point p = cur.point(Anchor::Center), q = cur.prev_point(Anchor::Center);
+      if (geom::bounds(q, p).overlaps(line.bounds) && geom::segments_intersect(q, p, line.from, line.to))
+        ls.touched = true;
+    }
+  } else {
+    const Point p = cur.point(line.anchor);
+    const double c = line.cross(p);
+    side = side_of_cross(c, line, hysteresis);
+    distance = std::abs(c) / line.length;
+    if (cur.has_prev) {
+      const Point q = cur.prev_point(line.anchor);
+      if (geom::bounds(q, p).overlaps(line.bounds) && geom::segments_intersect(q, p, line.from, line.to))
+        ls.touched = true;
+    }
+  }
+  if (side == kUnknown) {  // in the band: nothing commits
+    *skip = -1;
+    return;
+  }
+  // The anchor (every corner) is `distance` from the line: until the track has travelled that far
+  // it cannot touch the segment nor reach the other side, so every evaluation would at most leave
+  // the side as it is (margins for rounding).
+  *skip = cur.odometer + distance * (1 - 1e-9) - 1e-3;
+  if (ls.touched && ls.side == -side) {
+    const Direction d = side == kRight ? Direction::Forward : Direction::Backward;
+    (d == Direction::Forward ? (*out.line_counts)[l].forward : (*out.line_counts)[l].backward)++;
+    out.events->push_back(Event{Event::Type::LineCross, std::uint32_t(l), id, d, now, cur.time, 0});
+  }
+  ls.side = side;
+  ls.touched = false;
+}
+
+// One sighting of track `id` against zone z: its enter or exit, the membership, and how long the
+// zone can now be skipped for it.
+void evaluate_zone(const Zone& zone, std::size_t z, ZoneState& zs, double* skip, const Step& cur, std::uint32_t id,
+                   std::int64_t now, const Output& out) {
+  bool inside;
+  if (zone.anchor == Anchor::Box) {
+    const geom::Rect anchor_box = cur.box();
+    inside = anchor_box.overlaps(zone.bounds) &&
+             geom::rect_intersects_polygon(anchor_box, zone.polygon.data(), zone.polygon.size());
+    // A non-member is skipped until it may have reached the bounding box; a member never.
+    *skip = inside ? -1 : cur.odometer + gap(anchor_box, zone.bounds) - 1e-3;
+  } else {
+    const Point p = cur.point(zone.anchor);
+    if (zone.bounds.contains(p)) {
+      inside = geom::point_in_polygon(p, zone.polygon.data(), zone.polygon.size());
+      // In or out, it stays so until it may have reached the boundary.
+      *skip = cur.odometer + geom::distance_to_boundary(p, zone.polygon.data(), zone.polygon.size()) * (1 - 1e-9) - 1e-3;
+    } else {
+      inside = false;
+      *skip = cur.odometer + gap(geom::Rect{p.x, p.y, p.x, p.y}, zone.bounds) - 1e-3;
+    }
+  }
+  if (inside == zs.member) return;
+  zs.member = inside;
+  if (inside) {
+    zs.enter_time = cur.time;
+    zs.dwell_done = false;
+    ++(*out.zone_counts)[z].count;
+    ++(*out.zone_counts)[z].entered;
+  } else {
+    --(*out.zone_counts)[z].count;
+  }
+  out.events->push_back(Event{inside ? Event::Type::ZoneEnter : Event::Type::ZoneExit, std::uint32_t(z), id,
+                              Direction::None, now, cur.time, 0});
+}
+
+}  // namespace
+
 void SceneAnalytics::update(const Frame& frame) {
   State& s = *state_;
   events_.clear();
   if (!s.geometry_valid || s.width != frame.width || s.height != frame.height) {
     scale_geometry(rules_, options_, frame.width, frame.height, &s.lines, &s.zones, &s.hysteresis);
-    for (LineState& ls : s.line_states) ls.skip_until = -1;  // the lines or the band moved
-    for (ZoneState& zs : s.zone_states) zs.skip_until = -1;
+    std::fill(s.line_skip.begin(), s.line_skip.end(), -1.0);  // the lines or the band moved
+    std::fill(s.zone_skip.begin(), s.zone_skip.end(), -1.0);
     s.width = frame.width, s.height = frame.height, s.geometry_valid = true;
   }
   const std::size_t nl = s.lines.size(), nz = s.zones.size();
@@ -314,6 +417,7 @@ void SceneAnalytics::update(const Frame& frame) {
   end_slots(now);
 
   // 2. The objects, in input order.
+  const Output out{&events_, &line_counts_, &zone_counts_};
   s.started.clear();
   for (std::size_t i = 0; i < frame.n_started; ++i) s.started.emplace_back(frame.started[i].id, i);
   std::sort(s.started.begin(), s.started.end());  // ties (an id started twice): the first entry
@@ -333,8 +437,6 @@ void SceneAnalytics::update(const Frame& frame) {
       if (s.steps.size() < n_steps + 2) s.steps.resize(n_steps + 2);
       Step& step = s.steps[n_steps + 1];  // steps[0] is the track's last sighting
       step.set(t, x, y, w, h);
-      step.has_prev = false;
-      step.odometer = 0;
       if (n_steps > 0 || track.has_box) step.set_prev(s.steps[n_steps]);
       ++n_steps;
     };
@@ -358,89 +460,22 @@ void SceneAnalytics::update(const Frame& frame) {
 
     // Lines, by line.
     LineState* line_states = s.line_states.data() + slot * nl;
-    for (std::size_t l = 0; l < nl; ++l) {
-      const Line& line = s.lines[l];
-      LineState& ls = line_states[l];
-      for (std::size_t k = 0; k < n_steps; ++k) {
-        const Step& cur = steps[k];
-        if (cur.odometer < ls.skip_until) continue;
-        Side side;
-        double distance;  // |d| of the anchor (Box: of its nearest corner)
-        if (line.anchor == Anchor::Box) {
-          // The corners' cross products are y-terms minus x-terms; rounding is monotonic, so the
-          // least and greatest of the four come from the extreme terms.
-          const double tx0 = line.dy * (cur.box.x0 - line.from.x), tx1 = line.dy * (cur.box.x1 - line.from.x);
-          const double ty0 = line.dx * (cur.box.y0 - line.from.y), ty1 = line.dx * (cur.box.y1 - line.from.y);
-          const double least = std::min(ty0, ty1) - std::max(tx0, tx1);
-          const double most = std::max(ty0, ty1) - std::min(tx0, tx1);
-          side = side_of_cross(least, line, s.hysteresis) == kRight  ? kRight
-                 : side_of_cross(most, line, s.hysteresis) == kLeft ? kLeft
-                                                                     : kUnknown;
-          distance = std::min(std::abs(least), std::abs(most)) / line.length;
-          if (cur.box.overlaps(line.bounds) && geom::rect_intersects_segment(cur.box, line.from, line.to))
-            ls.touched = true;
-          if (cur.has_prev && cur.move_center.overlaps(line.bounds) &&
-              geom::segments_intersect(cur.prev_center, cur.center, line.from, line.to))
-            ls.touched = true;
-        } else {
-          const Point& p = cur.point(line.anchor);
-          const double c = line.cross(p);
-          side = side_of_cross(c, line, s.hysteresis);
-          distance = std::abs(c) / line.length;
-          if (cur.has_prev && cur.move(line.anchor).overlaps(line.bounds) &&
-              geom::segments_intersect(cur.prev_point(line.anchor), p, line.from, line.to))
-            ls.touched = true;
-        }
-        if (side == kUnknown) {  // in the band: nothing commits
-          ls.skip_until = -1;
-          continue;
-        }
-        // The anchor (every corner) is `distance` from the line: until the track has travelled that
-        // far it cannot touch the segment nor reach the other side, so every evaluation would at most
-        // leave the side as it is (margins for rounding).
-        ls.skip_until = cur.odometer + distance * (1 - 1e-9) - 1e-3;
-        if (ls.touched && ls.side == -side) {
-          const Direction d = side == kRight ? Direction::Forward : Direction::Backward;
-          (d == Direction::Forward ? line_counts_[l].forward : line_counts_[l].backward)++;
-          events_.push_back(Event{Event::Type::LineCross, std::uint32_t(l), object.id, d, now, cur.time, 0});
-        }
-        ls.side = side;
-        ls.touched = false;
-      }
-    }
+    double* line_skip = s.line_skip.data() + slot * nl;
+    for (std::size_t l = 0; l < nl; ++l)
+      for (std::size_t k = 0; k < n_steps; ++k)
+        if (steps[k].odometer >= line_skip[l])
+          evaluate_line(s.lines[l], s.hysteresis, l, line_states[l], &line_skip[l], steps[k], object.id, now, out);
 
     // Zones, by zone: enters and exits in sighting order, then the visit's dwell.
     ZoneState* zone_states = s.zone_states.data() + slot * nz;
+    double* zone_skip = s.zone_skip.data() + slot * nz;
     for (std::size_t z = 0; z < nz; ++z) {
-      const Zone& zone = s.zones[z];
+      for (std::size_t k = 0; k < n_steps; ++k)
+        if (steps[k].odometer >= zone_skip[z])
+          evaluate_zone(s.zones[z], z, zone_states[z], &zone_skip[z], steps[k], object.id, now, out);
       ZoneState& zs = zone_states[z];
-      for (std::size_t k = 0; k < n_steps; ++k) {
-        const Step& cur = steps[k];
-        if (!zs.member && cur.odometer < zs.skip_until) continue;
-        bool inside;
-        if (zone.anchor == Anchor::Box) {
-          inside = cur.box.overlaps(zone.bounds) &&
-                   geom::rect_intersects_polygon(cur.box, zone.polygon.data(), zone.polygon.size());
-          if (!inside) zs.skip_until = cur.odometer + gap(cur.box, zone.bounds) - 1e-3;
-        } else {
-          const Point& p = cur.point(zone.anchor);
-          inside = zone.bounds.contains(p) && geom::point_in_polygon(p, zone.polygon.data(), zone.polygon.size());
-          if (!inside) zs.skip_until = cur.odometer + gap(geom::Rect{p.x, p.y, p.x, p.y}, zone.bounds) - 1e-3;
-        }
-        if (inside == zs.member) continue;
-        zs.member = inside;
-        if (inside) {
-          zs.enter_time = cur.time;
-          zs.dwell_done = false;
-          ++zone_counts_[z].count;
-          ++zone_counts_[z].entered;
-        } else {
-          --zone_counts_[z].count;
-        }
-        events_.push_back(Event{inside ? Event::Type::ZoneEnter : Event::Type::ZoneExit, std::uint32_t(z), object.id,
-                                Direction::None, now, cur.time, 0});
-      }
-      if (zone.dwell_on && zs.member && !zs.dwell_done && double(now - zs.enter_time) >= zone.dwell_ns) {
+      if (zs.member && s.zones[z].dwell_on && !zs.dwell_done &&
+          double(now - zs.enter_time) >= s.zones[z].dwell_ns) {
         zs.dwell_done = true;
         events_.push_back(Event{Event::Type::Dwell, std::uint32_t(z), object.id, Direction::None, now, now, 0});
       }
@@ -505,6 +540,7 @@ void SceneAnalytics::end_slots(std::int64_t time) {
       if (!zs.member) continue;
       zs.member = false;
       --zone_counts_[z].count;
+      s.zone_skip[slot * nz + z] = -1;
       events_.push_back(Event{Event::Type::ZoneExit, std::uint32_t(z), s.tracks[slot].id, Direction::None, time, time, 0});
     }
     s.free_slot(slot);
