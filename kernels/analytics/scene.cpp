@@ -113,6 +113,7 @@ struct SceneAnalytics::State {
     bool has_box = false;  // seen at least once: box is its last sighting
     bool ending = false;
     double odometer = 0;  // travel of its box so far (Step::odometer)
+    unsigned memberships = 0;  // zones it is in (0: no dwell to check)
     unsigned misses = 0;   // updates in a row without a sighting
     std::uint64_t seen = 0;  // the update (stamp) it was last seen in
     std::int64_t last_time = 0;
@@ -234,6 +235,10 @@ void SceneAnalytics::set_rules(const Rules& rules) {
   s.zone_states.swap(zone_states);
   s.line_skip.assign(s.line_states.size(), -1.0);
   s.zone_skip.assign(s.zone_states.size(), -1.0);
+  for (std::size_t t = 0; t < n_slots; ++t) {  // memberships of the kept zones only
+    s.tracks[t].memberships = 0;
+    for (std::size_t z = 0; z < nz; ++z) s.tracks[t].memberships += s.zone_states[t * nz + z].member;
+  }
   s.timers.swap(timers);
   line_counts_.swap(line_counts);
   zone_counts_.swap(zone_counts);
@@ -341,8 +346,8 @@ void evaluate_line(const Line& line, double hysteresis, std::size_t l, LineState
 
 // One sighting of track `id` against zone z: its enter or exit, the membership, and how long the
 // zone can now be skipped for it.
-void evaluate_zone(const Zone& zone, std::size_t z, ZoneState& zs, double* skip, const Step& cur, std::uint32_t id,
-                   std::int64_t now, const Output& out) {
+void evaluate_zone(const Zone& zone, std::size_t z, ZoneState& zs, double* skip, unsigned* memberships,
+                   const Step& cur, std::uint32_t id, std::int64_t now, const Output& out) {
   bool inside;
   if (zone.anchor == Anchor::Box) {
     const geom::Rect anchor_box = cur.box();
@@ -368,8 +373,10 @@ void evaluate_zone(const Zone& zone, std::size_t z, ZoneState& zs, double* skip,
     zs.dwell_done = false;
     ++(*out.zone_counts)[z].count;
     ++(*out.zone_counts)[z].entered;
+    ++*memberships;
   } else {
     --(*out.zone_counts)[z].count;
+    --*memberships;
   }
   out.events->push_back(Event{inside ? Event::Type::ZoneEnter : Event::Type::ZoneExit, std::uint32_t(z), id,
                               Direction::None, now, cur.time, 0});
@@ -461,18 +468,28 @@ void SceneAnalytics::update(const Frame& frame) {
     // Lines, by line.
     LineState* line_states = s.line_states.data() + slot * nl;
     double* line_skip = s.line_skip.data() + slot * nl;
-    for (std::size_t l = 0; l < nl; ++l)
-      for (std::size_t k = 0; k < n_steps; ++k)
-        if (steps[k].odometer >= line_skip[l])
-          evaluate_line(s.lines[l], s.hysteresis, l, line_states[l], &line_skip[l], steps[k], object.id, now, out);
+    if (n_steps == 1) {  // the usual case: one flat pass, most lines skipped at one comparison
+      const double odometer = steps[0].odometer;
+      for (std::size_t l = 0; l < nl; ++l)
+        if (odometer >= line_skip[l])
+          evaluate_line(s.lines[l], s.hysteresis, l, line_states[l], &line_skip[l], steps[0], object.id, now, out);
+    } else {
+      for (std::size_t l = 0; l < nl; ++l)
+        for (std::size_t k = 0; k < n_steps; ++k)
+          if (steps[k].odometer >= line_skip[l])
+            evaluate_line(s.lines[l], s.hysteresis, l, line_states[l], &line_skip[l], steps[k], object.id, now, out);
+    }
 
     // Zones, by zone: enters and exits in sighting order, then the visit's dwell.
     ZoneState* zone_states = s.zone_states.data() + slot * nz;
     double* zone_skip = s.zone_skip.data() + slot * nz;
+    const double odometer = steps[0].odometer;
     for (std::size_t z = 0; z < nz; ++z) {
+      if (n_steps == 1 && odometer < zone_skip[z] && track.memberships == 0) continue;  // the usual case
       for (std::size_t k = 0; k < n_steps; ++k)
         if (steps[k].odometer >= zone_skip[z])
-          evaluate_zone(s.zones[z], z, zone_states[z], &zone_skip[z], steps[k], object.id, now, out);
+          evaluate_zone(s.zones[z], z, zone_states[z], &zone_skip[z], &track.memberships, steps[k], object.id, now, out);
+      if (track.memberships == 0) continue;  // nothing to dwell in
       ZoneState& zs = zone_states[z];
       if (zs.member && s.zones[z].dwell_on && !zs.dwell_done &&
           double(now - zs.enter_time) >= s.zones[z].dwell_ns) {
@@ -496,7 +513,7 @@ void SceneAnalytics::update(const Frame& frame) {
   if (any_dwell) {
     for (std::size_t t = 0; t < s.tracks.size(); ++t) {
       const State::Track& track = s.tracks[t];
-      if (!track.live || track.seen == s.stamp) continue;
+      if (!track.live || track.seen == s.stamp || track.memberships == 0) continue;
       for (std::size_t z = 0; z < nz; ++z) {
         ZoneState& zs = s.zone_states[t * nz + z];
         if (s.zones[z].dwell_on && zs.member && !zs.dwell_done && double(now - zs.enter_time) >= s.zones[z].dwell_ns) {
