@@ -30,7 +30,7 @@ void draw_line_rule(GstVideoFrame* frame, const CclPen& pen, const CclPen& backg
   ccl_draw_line(frame, pen, px(mx), px(my), px(tx), px(ty), lw, true);
   ccl_draw_line(frame, pen, px(tx), px(ty), px(tx - head * nx + head * ux), px(ty - head * ny + head * uy), lw, true);
   ccl_draw_line(frame, pen, px(tx), px(ty), px(tx - head * nx - head * ux), px(ty - head * ny - head * uy), lw, true);
-  const double gap = arrow + 8.0 * scale;
+  const double gap = arrow + 6.0 * scale;
   draw_count(frame, pen, background, mx + gap * nx + head * 2 * ux, my + gap * ny + head * 2 * uy, guint(l.forward),
              scale);
   draw_count(frame, pen, background, mx - gap * nx + head * 2 * ux, my - gap * ny + head * 2 * uy, guint(l.backward),
@@ -56,6 +56,7 @@ void draw_zone(GstVideoFrame* frame, const CclPen& pen, const CclPen& alert, con
 }  // namespace
 
 void ccl_draw_scene(GstVideoFrame* frame, const CclScene& scene, const CclPen& background, gint line_width, gint scale) {
+  scale *= 2;  // the counts are what the picture is for: twice the labels' size
   const CclPen line = ccl_pen_from_argb(&frame->info, CCL_SCENE_LINE_COLOR);
   const CclPen zone = ccl_pen_from_argb(&frame->info, CCL_SCENE_ZONE_COLOR);
   const CclPen alert = ccl_pen_from_argb(&frame->info, CCL_SCENE_ALERT_COLOR);

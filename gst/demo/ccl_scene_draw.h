@@ -1,6 +1,7 @@
 // Draws cclanalytics' GstCclSceneMeta for ccloverlay: each line with an arrow pointing to its forward
 // side and its forward count on that side, its backward count on the other; each zone's outline
-// (red and twice as thick while overcrowded) with its occupancy at its corners' mean.
+// (red and twice as thick while overcrowded) with its occupancy at its corners' mean; the counts at
+// twice the label scale `scale`.
 #pragma once
 
 #include <gst/video/video.h>
