@@ -1,6 +1,7 @@
 #include "analytics/geometry.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ccl::scene::geom {
 
@@ -55,6 +56,20 @@ bool point_in_polygon(const Point& p, const Point* polygon, std::size_t n) {
     }
   }
   return inside;
+}
+
+double distance_to_boundary(const Point& p, const Point* polygon, std::size_t n) {
+  double best = INFINITY;  // squared
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const Point& a = polygon[j];
+    const Point& b = polygon[i];
+    const double ex = b.x - a.x, ey = b.y - a.y, len2 = ex * ex + ey * ey;
+    double t = len2 > 0 ? ((p.x - a.x) * ex + (p.y - a.y) * ey) / len2 : 0;
+    t = std::min(1.0, std::max(0.0, t));
+    const double dx = p.x - (a.x + t * ex), dy = p.y - (a.y + t * ey);
+    best = std::min(best, dx * dx + dy * dy);
+  }
+  return std::sqrt(best);
 }
 
 bool rect_intersects_segment(const Rect& r, const Point& a, const Point& b) {

@@ -33,6 +33,9 @@ bool segments_intersect(const Point& a, const Point& b, const Point& c, const Po
 // otherwise up to the rounding of one cross product).
 bool point_in_polygon(const Point& p, const Point* polygon, std::size_t n);
 
+// The Euclidean distance from p to the nearest point of the polygon's edges.
+double distance_to_boundary(const Point& p, const Point* polygon, std::size_t n);
+
 // Closed box against closed segment: any common point.
 bool rect_intersects_segment(const Rect& r, const Point& a, const Point& b);
 

@@ -27,12 +27,24 @@ struct ZoneState {
   std::int64_t enter_time = 0;
 };
 
+// How far (per axis, the larger) a point or box must move to touch r; 0 when it does.
+double gap(const geom::Rect& a, const geom::Rect& r) {
+  const double gx = std::max(a.x0 - r.x1, r.x0 - a.x1), gy = std::max(a.y0 - r.y1, r.y0 - a.y1);
+  return std::max(0.0, std::max(gx, gy));
+}
+
 // A line rule in frame pixels.
 struct Line {
   Point from, to;
+  double dx = 0, dy = 0;  // to - from, so cross() below rounds as geom::cross does
   double length = 1;
+  // |cross| above thr_hi surely gives |d| >= h, below thr_lo surely |d| < h (d = cross / length);
+  // only between the two is the division done (rarely), so the band's edge is exactly where documented.
+  double thr_hi = 0, thr_lo = 0;
   geom::Rect bounds;
   Anchor anchor = Anchor::BottomCenter;
+
+  double cross(const Point& p) const { return dx * (p.y - from.y) - dy * (p.x - from.x); }
 };
 
 // A zone rule in frame pixels.
@@ -50,25 +62,46 @@ struct OvercrowdTimer {
   std::int64_t since = 0;
 };
 
-// The three anchors of one box.
-struct Anchors {
-  Point bottom, center;
-  geom::Rect box;
+// One sighting of a track, with the one before it (has_prev) and the track's travel so far.
+struct Step {
+  std::int64_t time = 0;
+  double x = 0, y = 0, w = 0, h = 0;
+  bool has_prev = false;  // not the track's first sighting
+  double px = 0, py = 0, pw = 0, ph = 0;  // the sighting before
+  double odometer = 0;    // the track's travel so far, bounding every anchor's (L1, pixels)
+
+  void set(std::int64_t t, double x_, double y_, double w_, double h_) {
+    time = t, x = x_, y = y_, w = w_, h = h_;
+    has_prev = false;
+    odometer = 0;
+  }
+  void set_prev(const Step& prev) {
+    has_prev = true;
+    px = prev.x, py = prev.y, pw = prev.w, ph = prev.h;
+    // Every corner, the centre and the bottom-center move by at most |dx| + |dy| + |dw| + |dh| (L1).
+    odometer = prev.odometer + std::abs(x - px) + std::abs(y - py) + std::abs(w - pw) + std::abs(h - ph);
+  }
+  static Point anchor(double x, double y, double w, double h, Anchor a) {
+    return a == Anchor::Center ? Point{x + w / 2, y + h / 2} : Point{x + w / 2, y + h};
+  }
+  Point point(Anchor a) const { return anchor(x, y, w, h, a); }
+  Point prev_point(Anchor a) const { return anchor(px, py, pw, ph, a); }
+  geom::Rect box() const { return {x, y, x + w, y + h}; }
 };
-
-Anchors anchors_of(double x, double y, double w, double h) {
-  return {Point{x + w / 2, y + h}, Point{x + w / 2, y + h / 2}, geom::Rect{x, y, x + w, y + h}};
-}
-
-const Point& point_of(const Anchors& a, Anchor anchor) {
-  return anchor == Anchor::Center ? a.center : a.bottom;
-}
 
 // The side a signed distance d commits to with hysteresis h (never on the line itself).
 Side side_of(double d, double h) {
   if (d >= h && d > 0) return kRight;
   if (d <= -h && d < 0) return kLeft;
   return kUnknown;
+}
+
+// side_of(cross / length, h) without the division away from the band's edge.
+Side side_of_cross(double c, const Line& line, double h) {
+  if (c > line.thr_hi) return kRight;
+  if (c < -line.thr_hi) return kLeft;
+  if (c < line.thr_lo && c > -line.thr_lo) return kUnknown;
+  return side_of(c / line.length, h);
 }
 
 }  // namespace
@@ -79,6 +112,8 @@ struct SceneAnalytics::State {
     bool live = false;
     bool has_box = false;  // seen at least once: box is its last sighting
     bool ending = false;
+    double odometer = 0;  // travel of its box so far (Step::odometer)
+    unsigned memberships = 0;  // zones it is in (0: no dwell to check)
     unsigned misses = 0;   // updates in a row without a sighting
     std::uint64_t seen = 0;  // the update (stamp) it was last seen in
     std::int64_t last_time = 0;
@@ -96,14 +131,19 @@ struct SceneAnalytics::State {
   std::vector<std::uint32_t> free_slots;
   std::vector<LineState> line_states;  // slot * lines.size() + line
   std::vector<ZoneState> zone_states;  // slot * zones.size() + zone
+  // Per (slot, rule): while the track's odometer stays below this, its anchor cannot have reached
+  // the line (touch it or pass to its other side) or the zone's bounding box since the rule was
+  // last evaluated for it, so an evaluation could change nothing: skipped. -1: evaluate (members
+  // of a zone always are).
+  std::vector<double> line_skip, zone_skip;
   IdMap slot_of;
   std::uint64_t stamp = 0;
 
   // Per-update scratch (sizes settle, then nothing is allocated).
   std::vector<std::pair<std::uint32_t, std::size_t>> started;  // (id, index into Frame::started), by id
   std::vector<std::uint32_t> ending;                           // slots, ordered by id
-  std::vector<Sighting> sightings;
-  std::vector<Anchors> anchors;
+  std::vector<std::int32_t> object_slots;  // per object: its slot found before the ends, or -1
+  std::vector<Step> steps;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> late_dwells;  // (track id, zone)
 
   std::uint32_t take_slot(std::uint32_t id) {
@@ -116,12 +156,16 @@ struct SceneAnalytics::State {
       tracks.emplace_back();
       line_states.resize(tracks.size() * lines.size());
       zone_states.resize(tracks.size() * zones.size());
+      line_skip.resize(line_states.size());
+      zone_skip.resize(zone_states.size());
     }
     tracks[slot] = Track{};
     tracks[slot].id = id;
     tracks[slot].live = true;
     std::fill_n(line_states.begin() + std::ptrdiff_t(slot * lines.size()), lines.size(), LineState{});
     std::fill_n(zone_states.begin() + std::ptrdiff_t(slot * zones.size()), zones.size(), ZoneState{});
+    std::fill_n(line_skip.begin() + std::ptrdiff_t(slot * lines.size()), lines.size(), -1.0);
+    std::fill_n(zone_skip.begin() + std::ptrdiff_t(slot * zones.size()), zones.size(), -1.0);
     slot_of.insert(id, slot);
     return slot;
   }
@@ -189,6 +233,12 @@ void SceneAnalytics::set_rules(const Rules& rules) {
   rules_ = rules;
   s.line_states.swap(line_states);
   s.zone_states.swap(zone_states);
+  s.line_skip.assign(s.line_states.size(), -1.0);
+  s.zone_skip.assign(s.zone_states.size(), -1.0);
+  for (std::size_t t = 0; t < n_slots; ++t) {  // memberships of the kept zones only
+    s.tracks[t].memberships = 0;
+    for (std::size_t z = 0; z < nz; ++z) s.tracks[t].memberships += s.zone_states[t * nz + z].member;
+  }
   s.timers.swap(timers);
   line_counts_.swap(line_counts);
   zone_counts_.swap(zone_counts);
@@ -207,7 +257,8 @@ static void scale_geometry(const Rules& rules, const Options& options, unsigned 
     const LineRule& r = rules.lines[i];
     Line& l = (*lines)[i];
     l.from = scaled(r.from), l.to = scaled(r.to);
-    l.length = std::hypot(l.to.x - l.from.x, l.to.y - l.from.y);
+    l.dx = l.to.x - l.from.x, l.dy = l.to.y - l.from.y;
+    l.length = std::hypot(l.dx, l.dy);
     l.bounds = geom::bounds(l.from, l.to);
     l.anchor = r.anchor;
   }
@@ -225,13 +276,121 @@ static void scale_geometry(const Rules& rules, const Options& options, unsigned 
   }
   *hysteresis = options.hysteresis >= 0 ? options.hysteresis
                                         : 0.01 * std::hypot(double(width), double(height));
+  for (Line& l : *lines) {
+    // 1e-9 is far above the relative rounding of h * length and of cross / length (2^-53 each).
+    const double thr = *hysteresis * l.length;
+    l.thr_hi = thr * (1 + 1e-9), l.thr_lo = thr * (1 - 1e-9);
+  }
 }
+
+namespace {
+
+// Where one sighting's events go.
+struct Output {
+  std::vector<Event>* events;
+  std::vector<LineCounts>* line_counts;
+  std::vector<ZoneCounts>* zone_counts;
+};
+
+// One sighting of track `id` against line l: its crossing, the track's new state, and how long
+// the line can now be skipped for it.
+void evaluate_line(const Line& line, double hysteresis, std::size_t l, LineState& ls, double* skip, const Step& cur,
+                   std::uint32_t id, std::int64_t now, const Output& out) {
+  Side side;
+  double distance;  // |d| of the anchor (Box: of its nearest corner)
+  if (line.anchor == Anchor::Box) {
+    // The corners' cross products are y-terms minus x-terms; rounding is monotonic, so the least
+    // and greatest of the four come from the extreme terms.
+    const geom::Rect box = cur.box();
+    const double tx0 = line.dy * (box.x0 - line.from.x), tx1 = line.dy * (box.x1 - line.from.x);
+    const double ty0 = line.dx * (box.y0 - line.from.y), ty1 = line.dx * (box.y1 - line.from.y);
+    const double least = std::min(ty0, ty1) - std::max(tx0, tx1);
+    const double most = std::max(ty0, ty1) - std::min(tx0, tx1);
+    side = side_of_cross(least, line, hysteresis) == kRight  ? kRight
+           : side_of_cross(most, line, hysteresis) == kLeft ? kLeft
+                                                               : kUnknown;
+    distance = std::min(std::abs(least), std::abs(most)) / line.length;
+    if (box.overlaps(line.bounds) && geom::rect_intersects_segment(box, line.from, line.to)) ls.touched = true;
+    if (cur.has_prev) {
+      const Point p = cur.point(Anchor::Center), q = cur.prev_point(Anchor::Center);
+      if (geom::bounds(q, p).overlaps(line.bounds) && geom::segments_intersect(q, p, line.from, line.to))
+        ls.touched = true;
+    }
+  } else {
+    const Point p = cur.point(line.anchor);
+    const double c = line.cross(p);
+    side = side_of_cross(c, line, hysteresis);
+    distance = std::abs(c) / line.length;
+    if (cur.has_prev) {
+      const Point q = cur.prev_point(line.anchor);
+      if (geom::bounds(q, p).overlaps(line.bounds) && geom::segments_intersect(q, p, line.from, line.to))
+        ls.touched = true;
+    }
+  }
+  if (side == kUnknown) {  // in the band: nothing commits
+    *skip = -1;
+    return;
+  }
+  // The anchor (every corner) is `distance` from the line: until the track has travelled that far
+  // it cannot touch the segment nor reach the other side, so every evaluation would at most leave
+  // the side as it is (margins for rounding).
+  *skip = cur.odometer + distance * (1 - 1e-9) - 1e-3;
+  if (ls.touched && ls.side == -side) {
+    const Direction d = side == kRight ? Direction::Forward : Direction::Backward;
+    (d == Direction::Forward ? (*out.line_counts)[l].forward : (*out.line_counts)[l].backward)++;
+    out.events->push_back(Event{Event::Type::LineCross, std::uint32_t(l), id, d, now, cur.time, 0});
+  }
+  ls.side = side;
+  ls.touched = false;
+}
+
+// One sighting of track `id` against zone z: its enter or exit, the membership, and how long the
+// zone can now be skipped for it.
+void evaluate_zone(const Zone& zone, std::size_t z, ZoneState& zs, double* skip, unsigned* memberships,
+                   const Step& cur, std::uint32_t id, std::int64_t now, const Output& out) {
+  bool inside;
+  if (zone.anchor == Anchor::Box) {
+    const geom::Rect anchor_box = cur.box();
+    inside = anchor_box.overlaps(zone.bounds) &&
+             geom::rect_intersects_polygon(anchor_box, zone.polygon.data(), zone.polygon.size());
+    // A non-member is skipped until it may have reached the bounding box; a member never.
+    *skip = inside ? -1 : cur.odometer + gap(anchor_box, zone.bounds) - 1e-3;
+  } else {
+    const Point p = cur.point(zone.anchor);
+    if (zone.bounds.contains(p)) {
+      inside = geom::point_in_polygon(p, zone.polygon.data(), zone.polygon.size());
+      // In or out, it stays so until it may have reached the boundary.
+      *skip = cur.odometer + geom::distance_to_boundary(p, zone.polygon.data(), zone.polygon.size()) * (1 - 1e-9) - 1e-3;
+    } else {
+      inside = false;
+      *skip = cur.odometer + gap(geom::Rect{p.x, p.y, p.x, p.y}, zone.bounds) - 1e-3;
+    }
+  }
+  if (inside == zs.member) return;
+  zs.member = inside;
+  if (inside) {
+    zs.enter_time = cur.time;
+    zs.dwell_done = false;
+    ++(*out.zone_counts)[z].count;
+    ++(*out.zone_counts)[z].entered;
+    ++*memberships;
+  } else {
+    --(*out.zone_counts)[z].count;
+    --*memberships;
+  }
+  out.events->push_back(Event{inside ? Event::Type::ZoneEnter : Event::Type::ZoneExit, std::uint32_t(z), id,
+                              Direction::None, now, cur.time, 0});
+}
+
+}  // namespace
 
 void SceneAnalytics::update(const Frame& frame) {
   State& s = *state_;
   events_.clear();
   if (!s.geometry_valid || s.width != frame.width || s.height != frame.height) {
     scale_geometry(rules_, options_, frame.width, frame.height, &s.lines, &s.zones, &s.hysteresis);
+    std::fill(s.line_skip.begin(), s.line_skip.end(), -1.0);  // the lines or the band moved
+    std::fill(s.zone_skip.begin(), s.zone_skip.end(), -1.0);
     s.width = frame.width, s.height = frame.height, s.geometry_valid = true;
   }
   const std::size_t nl = s.lines.size(), nz = s.zones.size();
@@ -239,8 +398,10 @@ void SceneAnalytics::update(const Frame& frame) {
   ++s.stamp;
 
   // 1. Ends: the tracker's ended tracks and those unseen for forget_after updates, by track id.
+  s.object_slots.resize(frame.n_objects);
   for (std::size_t i = 0; i < frame.n_objects; ++i) {
-    const std::int32_t slot = s.slot_of.find(frame.objects[i].id);
+    const std::int32_t slot = frame.objects[i].id == 0 ? IdMap::kNone : s.slot_of.find(frame.objects[i].id);
+    s.object_slots[i] = slot;
     if (slot != IdMap::kNone) s.tracks[std::size_t(slot)].seen = s.stamp;
   }
   s.ending.clear();
@@ -263,110 +424,83 @@ void SceneAnalytics::update(const Frame& frame) {
   end_slots(now);
 
   // 2. The objects, in input order.
+  const Output out{&events_, &line_counts_, &zone_counts_};
   s.started.clear();
   for (std::size_t i = 0; i < frame.n_started; ++i) s.started.emplace_back(frame.started[i].id, i);
   std::sort(s.started.begin(), s.started.end());  // ties (an id started twice): the first entry
   for (std::size_t i = 0; i < frame.n_objects; ++i) {
     const TrackedBox& object = frame.objects[i];
     if (object.id == 0) continue;  // not a confirmed track
-    std::int32_t found = s.slot_of.find(object.id);
+    // The slot found before the ends, unless that track ended (its slot may have gone to another id).
+    std::int32_t found = s.object_slots[i];
+    if (found == IdMap::kNone || !s.tracks[std::size_t(found)].live || s.tracks[std::size_t(found)].id != object.id)
+      found = s.slot_of.find(object.id);
     const std::uint32_t slot = found == IdMap::kNone ? s.take_slot(object.id) : std::uint32_t(found);
     State::Track& track = s.tracks[slot];
 
     // The sightings to play: the history of a track started now (after its last sighting), then this one.
-    s.sightings.clear();
-    auto st = std::lower_bound(s.started.begin(), s.started.end(), std::make_pair(object.id, std::size_t(0)));
-    if (st != s.started.end() && st->first == object.id) {
-      const TrackStart& start = frame.started[st->second];
-      for (std::size_t k = 0; k < start.n_history; ++k)
-        if (!track.has_box || start.history[k].time > track.last_time) s.sightings.push_back(start.history[k]);
+    std::size_t n_steps = 0;
+    auto add_step = [&](std::int64_t t, double x, double y, double w, double h) {
+      if (s.steps.size() < n_steps + 2) s.steps.resize(n_steps + 2);
+      Step& step = s.steps[n_steps + 1];  // steps[0] is the track's last sighting
+      step.set(t, x, y, w, h);
+      if (n_steps > 0 || track.has_box) step.set_prev(s.steps[n_steps]);
+      ++n_steps;
+    };
+    if (s.steps.empty()) s.steps.resize(2);
+    if (track.has_box) {
+      s.steps[0].set(track.last_time, track.x, track.y, track.w, track.h);
+      s.steps[0].odometer = track.odometer;
     }
-    s.sightings.push_back(Sighting{now, object.x, object.y, object.width, object.height});
-    s.anchors.resize(s.sightings.size());
-    for (std::size_t k = 0; k < s.sightings.size(); ++k) {
-      const Sighting& g = s.sightings[k];
-      s.anchors[k] = anchors_of(g.x, g.y, g.width, g.height);
+    if (!s.started.empty()) {
+      auto st = std::lower_bound(s.started.begin(), s.started.end(), std::make_pair(object.id, std::size_t(0)));
+      if (st != s.started.end() && st->first == object.id) {
+        const TrackStart& start = frame.started[st->second];
+        for (std::size_t k = 0; k < start.n_history; ++k) {
+          const Sighting& g = start.history[k];
+          if (!track.has_box || g.time > track.last_time) add_step(g.time, g.x, g.y, g.width, g.height);
+        }
+      }
     }
-    const Anchors previous = anchors_of(track.x, track.y, track.w, track.h);
-    const std::size_t n_sightings = s.sightings.size();
+    add_step(now, object.x, object.y, object.width, object.height);
+    const Step* steps = s.steps.data() + 1;
 
     // Lines, by line.
     LineState* line_states = s.line_states.data() + slot * nl;
-    for (std::size_t l = 0; l < nl; ++l) {
-      const Line& line = s.lines[l];
-      LineState& ls = line_states[l];
-      const Anchors* prev = track.has_box ? &previous : nullptr;
-      for (std::size_t k = 0; k < n_sightings; prev = &s.anchors[k], ++k) {
-        const Anchors& cur = s.anchors[k];
-        Side side;
-        if (line.anchor == Anchor::Box) {
-          const geom::Rect& b = cur.box;
-          const Point corners[4] = {{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}};
-          side = side_of(geom::cross(line.from, line.to, corners[0]) / line.length, s.hysteresis);
-          for (int c = 1; c < 4 && side != kUnknown; ++c)
-            if (side_of(geom::cross(line.from, line.to, corners[c]) / line.length, s.hysteresis) != side)
-              side = kUnknown;
-          if (b.overlaps(line.bounds) && geom::rect_intersects_segment(b, line.from, line.to)) ls.touched = true;
-          if (prev && geom::bounds(prev->center, cur.center).overlaps(line.bounds) &&
-              geom::segments_intersect(prev->center, cur.center, line.from, line.to))
-            ls.touched = true;
-        } else {
-          const Point& p = point_of(cur, line.anchor);
-          side = side_of(geom::cross(line.from, line.to, p) / line.length, s.hysteresis);
-          if (prev) {
-            const Point& q = point_of(*prev, line.anchor);
-            if (geom::bounds(q, p).overlaps(line.bounds) && geom::segments_intersect(q, p, line.from, line.to))
-              ls.touched = true;
-          }
-        }
-        if (side == kUnknown) continue;  // in the band: nothing commits
-        if (ls.touched && ls.side == -side) {
-          const Direction d = side == kRight ? Direction::Forward : Direction::Backward;
-          (d == Direction::Forward ? line_counts_[l].forward : line_counts_[l].backward)++;
-          events_.push_back(Event{Event::Type::LineCross, std::uint32_t(l), object.id, d, now, s.sightings[k].time, 0});
-        }
-        ls.side = side;
-        ls.touched = false;
-      }
+    double* line_skip = s.line_skip.data() + slot * nl;
+    if (n_steps == 1) {  // the usual case: one flat pass, most lines skipped at one comparison
+      const double odometer = steps[0].odometer;
+      for (std::size_t l = 0; l < nl; ++l)
+        if (odometer >= line_skip[l])
+          evaluate_line(s.lines[l], s.hysteresis, l, line_states[l], &line_skip[l], steps[0], object.id, now, out);
+    } else {
+      for (std::size_t l = 0; l < nl; ++l)
+        for (std::size_t k = 0; k < n_steps; ++k)
+          if (steps[k].odometer >= line_skip[l])
+            evaluate_line(s.lines[l], s.hysteresis, l, line_states[l], &line_skip[l], steps[k], object.id, now, out);
     }
 
     // Zones, by zone: enters and exits in sighting order, then the visit's dwell.
     ZoneState* zone_states = s.zone_states.data() + slot * nz;
+    double* zone_skip = s.zone_skip.data() + slot * nz;
+    const double odometer = steps[0].odometer;
     for (std::size_t z = 0; z < nz; ++z) {
-      const Zone& zone = s.zones[z];
+      if (n_steps == 1 && odometer < zone_skip[z] && track.memberships == 0) continue;  // the usual case
+      for (std::size_t k = 0; k < n_steps; ++k)
+        if (steps[k].odometer >= zone_skip[z])
+          evaluate_zone(s.zones[z], z, zone_states[z], &zone_skip[z], &track.memberships, steps[k], object.id, now, out);
+      if (track.memberships == 0) continue;  // nothing to dwell in
       ZoneState& zs = zone_states[z];
-      for (std::size_t k = 0; k < n_sightings; ++k) {
-        const Anchors& cur = s.anchors[k];
-        bool inside;
-        if (zone.anchor == Anchor::Box) {
-          inside = cur.box.overlaps(zone.bounds) &&
-                   geom::rect_intersects_polygon(cur.box, zone.polygon.data(), zone.polygon.size());
-        } else {
-          const Point& p = point_of(cur, zone.anchor);
-          inside = zone.bounds.contains(p) && geom::point_in_polygon(p, zone.polygon.data(), zone.polygon.size());
-        }
-        if (inside == zs.member) continue;
-        zs.member = inside;
-        if (inside) {
-          zs.enter_time = s.sightings[k].time;
-          zs.dwell_done = false;
-          ++zone_counts_[z].count;
-          ++zone_counts_[z].entered;
-        } else {
-          --zone_counts_[z].count;
-        }
-        events_.push_back(Event{inside ? Event::Type::ZoneEnter : Event::Type::ZoneExit, std::uint32_t(z), object.id,
-                                Direction::None, now, s.sightings[k].time, 0});
-      }
-      if (zone.dwell_on && zs.member && !zs.dwell_done && double(now - zs.enter_time) >= zone.dwell_ns) {
+      if (zs.member && s.zones[z].dwell_on && !zs.dwell_done &&
+          double(now - zs.enter_time) >= s.zones[z].dwell_ns) {
         zs.dwell_done = true;
         events_.push_back(Event{Event::Type::Dwell, std::uint32_t(z), object.id, Direction::None, now, now, 0});
       }
     }
 
-    const Sighting& last = s.sightings.back();
-    track.x = last.x, track.y = last.y, track.w = last.width, track.h = last.height;
+    track.x = object.x, track.y = object.y, track.w = object.width, track.h = object.height;
     track.has_box = true;
+    track.odometer = steps[n_steps - 1].odometer;
     track.last_time = now;
     track.misses = 0;
     track.seen = s.stamp;
@@ -379,7 +513,7 @@ void SceneAnalytics::update(const Frame& frame) {
   if (any_dwell) {
     for (std::size_t t = 0; t < s.tracks.size(); ++t) {
       const State::Track& track = s.tracks[t];
-      if (!track.live || track.seen == s.stamp) continue;
+      if (!track.live || track.seen == s.stamp || track.memberships == 0) continue;
       for (std::size_t z = 0; z < nz; ++z) {
         ZoneState& zs = s.zone_states[t * nz + z];
         if (s.zones[z].dwell_on && zs.member && !zs.dwell_done && double(now - zs.enter_time) >= s.zones[z].dwell_ns) {
@@ -423,6 +557,7 @@ void SceneAnalytics::end_slots(std::int64_t time) {
       if (!zs.member) continue;
       zs.member = false;
       --zone_counts_[z].count;
+      s.zone_skip[slot * nz + z] = -1;
       events_.push_back(Event{Event::Type::ZoneExit, std::uint32_t(z), s.tracks[slot].id, Direction::None, time, time, 0});
     }
     s.free_slot(slot);

@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -12,6 +16,7 @@
 
 #include "analytics/rules.hpp"
 #include "analytics/scene.hpp"
+#include "oracle.hpp"
 
 namespace {
 
@@ -565,6 +570,169 @@ TEST(Rules, ValidateNamesTheRuleAndTheField) {
   r = ok;
   r.zones[0].polygon.resize(2);
   EXPECT_THROW(engine.set_rules(r), std::invalid_argument);
+}
+
+// ---- Against the oracle, and determinism ----
+
+// A random scene: integer rules on a 320x240 frame, tracks doing random walks (with jumps, jitter
+// and gaps), some started with a tentative history, some ended by the tracker.
+struct RandomScene {
+  Rules rules;
+  struct FrameInput {
+    std::vector<std::pair<std::uint32_t, oracle::Oracle::Box>> objects;
+    std::map<std::uint32_t, std::vector<oracle::Oracle::Box>> started;
+    std::vector<std::uint32_t> ended;
+  };
+  std::vector<FrameInput> frames;
+
+  explicit RandomScene(std::uint32_t seed, int n_frames = 150, int n_tracks = 40) {
+    std::mt19937 rng(seed);
+    auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const Anchor anchors[3] = {Anchor::BottomCenter, Anchor::Center, Anchor::Box};
+    for (int l = 0; l < 4; ++l) {
+      Point a{double(uni(0, 320)), double(uni(0, 240))}, b = a;
+      while (b == a) b = Point{double(uni(0, 320)), double(uni(0, 240))};
+      if (l < 2) (l == 0 ? b.y : b.x) = (l == 0 ? a.y : a.x);  // axis-aligned: anchors exactly h away happen
+      if (b == a) b.x += 1;
+      rules.lines.push_back(line("line" + std::to_string(l), a, b, anchors[uni(0, 2)]));
+    }
+    while (rules.zones.size() < 4) {
+      std::vector<Point> poly(std::size_t(uni(3, 6)));
+      for (Point& p : poly) p = {double(uni(0, 320)), double(uni(0, 240))};
+      const double dwells[4] = {-1, 0, 0.5, 1.0}, times[3] = {0, 0.2, 0.5};
+      ZoneRule z = zone("zone" + std::to_string(rules.zones.size()), poly, dwells[uni(0, 3)], unsigned(uni(0, 3)),
+                        times[uni(0, 2)], anchors[uni(0, 2)]);
+      Rules one;
+      one.zones.push_back(z);
+      if (validate(one).empty()) rules.zones.push_back(z);
+    }
+    frames.resize(std::size_t(n_frames));
+    std::set<std::uint32_t> ids;
+    for (int k = 0; k < n_tracks; ++k) {
+      std::uint32_t id = 0;
+      while (id == 0 || ids.count(id)) id = std::uint32_t(rng());  // big, scattered ids
+      ids.insert(id);
+      const int start = uni(0, n_frames - 2), length = uni(1, 60);
+      int x = uni(-30, 330), y = uni(-30, 250);
+      const int w = 2 * uni(1, 15), h = 2 * uni(1, 15);
+      const int tentative = uni(0, 1) ? uni(1, 3) : 0;  // sightings given as history when confirmed
+      std::vector<oracle::Oracle::Box> history;
+      int last_visible = -1;
+      for (int f = start; f < std::min(n_frames, start + length); ++f) {
+        const int mode = uni(0, 9);
+        if (mode < 6) x += uni(-8, 8), y += uni(-8, 8);
+        else if (mode < 8) x += uni(-2, 2), y += uni(-2, 2);  // jitter
+        else if (mode == 8) x += uni(-60, 60), y += uni(-60, 60);  // a jump (a re-acquisition)
+        if (uni(0, 9) < 2) continue;  // not seen in this frame
+        const oracle::Oracle::Box box{f * kFrame, x, y, w, h};
+        if (int(history.size()) < tentative) {
+          history.push_back(box);
+          continue;
+        }
+        FrameInput& in = frames[std::size_t(f)];
+        in.objects.emplace_back(id, box);
+        if (tentative > 0 && last_visible < 0) in.started[id] = history;
+        last_visible = f;
+      }
+      if (last_visible >= 0 && uni(0, 1)) {
+        const int f = last_visible + uni(1, 5);
+        if (f < n_frames) frames[std::size_t(f)].ended.push_back(id);
+      }
+    }
+    for (FrameInput& in : frames) std::shuffle(in.objects.begin(), in.objects.end(), rng);
+  }
+};
+
+std::vector<oracle::Ev> to_ev(const std::vector<Event>& events) {
+  std::vector<oracle::Ev> out;
+  for (const Event& e : events)
+    out.push_back({int(e.type), int(e.rule), e.track_id, int(e.direction), e.time, e.at, e.occupancy});
+  return out;
+}
+
+std::string describe(const std::vector<oracle::Ev>& events) {
+  std::string s;
+  for (const oracle::Ev& e : events)
+    s += "{type " + std::to_string(e.type) + " rule " + std::to_string(e.rule) + " track " + std::to_string(e.track) +
+         " dir " + std::to_string(e.direction) + " at " + std::to_string(e.at) + " occ " + std::to_string(e.occupancy) + "} ";
+  return s;
+}
+
+// Runs the engine over a scene; calls on_frame(index, events) per frame and once more for end_tracks.
+template <typename F>
+void run_engine(SceneAnalytics& engine, const RandomScene& scene, F on_frame) {
+  std::vector<TrackedBox> objects;
+  std::vector<std::vector<Sighting>> histories;
+  std::vector<TrackStart> started;
+  for (std::size_t n = 0; n < scene.frames.size(); ++n) {
+    const RandomScene::FrameInput& in = scene.frames[n];
+    objects.clear(), histories.clear(), started.clear();
+    for (const auto& [id, b] : in.objects) objects.push_back({id, float(b.x), float(b.y), float(b.w), float(b.h)});
+    for (const auto& [id, boxes] : in.started) {
+      histories.emplace_back();
+      for (const auto& b : boxes) histories.back().push_back({b.time, float(b.x), float(b.y), float(b.w), float(b.h)});
+    }
+    std::size_t k = 0;
+    for (const auto& [id, boxes] : in.started) started.push_back({id, histories[k].data(), histories[k].size()}), ++k;
+    Frame f;
+    f.time = std::int64_t(n) * kFrame;
+    f.width = 320, f.height = 240;
+    f.objects = objects.data(), f.n_objects = objects.size();
+    f.started = started.data(), f.n_started = started.size();
+    f.ended = in.ended.data(), f.n_ended = in.ended.size();
+    engine.update(f);
+    on_frame(n, engine.events());
+  }
+  engine.end_tracks(std::int64_t(scene.frames.size()) * kFrame);
+  on_frame(scene.frames.size(), engine.events());
+}
+
+TEST(Oracle, RandomTrajectoriesGiveTheOraclesEvents) {
+  std::size_t total[6] = {};
+  for (std::uint32_t seed = 1; seed <= 150; ++seed) {
+    const RandomScene scene(seed);
+    SceneAnalytics engine(options(3, 4));
+    engine.set_rules(scene.rules);
+    oracle::Oracle o(scene.rules, 3, 4);
+    bool ok = true;
+    run_engine(engine, scene, [&](std::size_t n, const std::vector<Event>& events) {
+      if (!ok) return;
+      const std::vector<oracle::Ev> want =
+          n < scene.frames.size()
+              ? o.frame(std::int64_t(n) * kFrame, scene.frames[n].objects, scene.frames[n].started, scene.frames[n].ended)
+              : o.end_all(std::int64_t(n) * kFrame);
+      const std::vector<oracle::Ev> got = to_ev(events);
+      for (const oracle::Ev& e : got) ++total[e.type];
+      if (!(got == want)) {
+        ok = false;
+        ADD_FAILURE() << "seed " << seed << " frame " << n << "\n engine: " << describe(got) << "\n oracle: " << describe(want);
+      }
+    });
+    if (!ok) break;
+    for (std::size_t l = 0; l < scene.rules.lines.size(); ++l) {
+      EXPECT_EQ(engine.line_counts()[l].forward, o.fwd_[l]);
+      EXPECT_EQ(engine.line_counts()[l].backward, o.bwd_[l]);
+    }
+  }
+  std::printf("compared: %zu crossings, %zu enters, %zu exits, %zu dwells, %zu overcrowd starts, %zu ends\n", total[0],
+              total[1], total[2], total[3], total[4], total[5]);
+  // The scenes exercise every kind of event.
+  for (std::size_t k = 0; k < 6; ++k) EXPECT_GT(total[k], 10u) << k;
+}
+
+TEST(Determinism, TwoEnginesGiveTheSameEvents) {
+  const RandomScene scene(77, 300, 80);
+  SceneAnalytics a(options(3, 4)), b(options(3, 4));
+  a.set_rules(scene.rules);
+  b.set_rules(scene.rules);
+  std::vector<std::vector<oracle::Ev>> first;
+  run_engine(a, scene, [&](std::size_t, const std::vector<Event>& events) { first.push_back(to_ev(events)); });
+  std::size_t n_events = 0;
+  run_engine(b, scene, [&](std::size_t n, const std::vector<Event>& events) {
+    EXPECT_TRUE(to_ev(events) == first[n]) << "frame " << n;
+    n_events += events.size();
+  });
+  EXPECT_GT(n_events, 100u);
 }
 
 }  // namespace
