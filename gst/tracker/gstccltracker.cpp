@@ -19,6 +19,12 @@
  * post-frame-messages the element posts each frame's "ccl" message, cudaccl's layout with
  * "track-id" in every component entry.
  *
+ * On buffers where tracks started (were confirmed) or ended, the element attaches the custom meta
+ * "GstCclTrackLifeMeta" (structure "ccl-track-life": "started", an array of "track" structures with
+ * the id and the PTS and boxes of the track's tentative matches; "ended", an array of uint ids), so
+ * that cclanalytics downstream counts what a track did while tentative and ends tracks at once
+ * (gst/tracker/ccl_track_life_meta.h, kernels/tracker/README.md).
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 cclblobsrc scene=daylight ! video/x-raw,format=GRAY8 ! \
