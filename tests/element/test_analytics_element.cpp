@@ -517,3 +517,54 @@ TEST(CclAnalytics, CpuAndCudaBackendsGiveTheSameEvents) {
 }
 
 }  // namespace
+
+namespace {
+
+// ccltracker's GstCclTrackLifeMeta, read with GStreamer's public API only: the buffer that confirms
+// a track lists it with its tentative matches (PTS and boxes), the one where it ends lists its id.
+TEST(CclTrackLifeMeta, StartedWithTentativeBoxesAndEnded) {
+  elcheck::init();
+  GstHarness* h = gst_harness_new_parse("ccltracker min-hits=3 max-misses=1");
+  gst_harness_set_src_caps_str(h, "video/x-raw,format=GRAY8,width=100,height=100,framerate=1/1");
+  std::vector<std::string> seen;  // per buffer: "started id [t:x,y,w,h ...]; ended ids"
+  for (int t = 0; t < 6; ++t) {
+    GstBuffer* b = gst_buffer_new_allocate(nullptr, 100 * 100, nullptr);
+    GST_BUFFER_PTS(b) = GstClockTime(t) * kSecond;
+    const int x = 20 + 6 * t;
+    GstCclComponent c = {1, 100, x, 30, 10, 10, x + 4.5, 34.5, 0};
+    gst_buffer_add_ccl_meta(b, 100, 100, 8, t < 4 ? 1 : 0, FALSE, &c, t < 4 ? 1 : 0);  // gone from frame 4
+    ASSERT_EQ(gst_harness_push(h, b), GST_FLOW_OK);
+    GstBuffer* out = gst_harness_pull(h);
+    std::string line;
+    if (GstCustomMeta* m = gst_buffer_get_custom_meta(out, "GstCclTrackLifeMeta")) {
+      const GstStructure* s = gst_custom_meta_get_structure(m);
+      EXPECT_TRUE(gst_structure_has_name(s, "ccl-track-life"));
+      const GValue* started = gst_structure_get_value(s, "started");
+      const GValue* ended = gst_structure_get_value(s, "ended");
+      for (guint i = 0; started && i < gst_value_array_get_size(started); ++i) {
+        const GstStructure* track = gst_value_get_structure(gst_value_array_get_value(started, i));
+        guint id = 0;
+        gst_structure_get_uint(track, "id", &id);
+        line += "started " + std::to_string(id);
+        const GValue* times = gst_structure_get_value(track, "times");
+        const GValue* boxes = gst_structure_get_value(track, "boxes");
+        for (guint k = 0; k < gst_value_array_get_size(times); ++k) {
+          const GValue* box = gst_value_array_get_value(boxes, k);
+          line += " " + std::to_string(g_value_get_uint64(gst_value_array_get_value(times, k)) / kSecond) + ":";
+          for (guint j = 0; j < 4; ++j)
+            line += (j ? "," : "") + std::to_string(int(g_value_get_double(gst_value_array_get_value(box, j))));
+        }
+      }
+      for (guint i = 0; ended && i < gst_value_array_get_size(ended); ++i)
+        line += "ended " + std::to_string(g_value_get_uint(gst_value_array_get_value(ended, i)));
+    }
+    seen.push_back(line);
+    gst_buffer_unref(out);
+  }
+  // Confirmed at frame 2 (min-hits 3) with its boxes of frames 0 and 1; lost at 4, ended at 5
+  // (max-misses 1).
+  EXPECT_EQ(seen, (std::vector<std::string>{"", "", "started 1 0:20,30,10,10 1:26,30,10,10", "", "", "ended 1"}));
+  gst_harness_teardown(h);
+}
+
+}  // namespace
