@@ -127,7 +127,11 @@ static void apply_rules(GstCclAnalytics* self, const CclParsedRules& parsed, uns
 static gboolean gst_ccl_analytics_start(GstBaseTransform* trans) {
   GstCclAnalytics* self = GST_CCL_ANALYTICS(trans);
   State& st = self->state;
+  // Running from here on: rules set from now are parsed at once and wait in `pending`, so none is
+  // lost between this read and the first buffer.
   GST_OBJECT_LOCK(self);
+  st.running = true;
+  st.pending.reset();
   const RulesSource source = st.source;
   const std::string json = st.rules_json, file = st.rules_file;
   const unsigned forget_after = st.forget_after;
@@ -135,6 +139,9 @@ static gboolean gst_ccl_analytics_start(GstBaseTransform* trans) {
   CclParsedRules parsed;
   const std::string error = parse_rules(source, json, file, &parsed);
   if (!error.empty()) {
+    GST_OBJECT_LOCK(self);
+    st.running = false;
+    GST_OBJECT_UNLOCK(self);
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("Invalid rules: %s", error.c_str()), ("%s", error.c_str()));
     return FALSE;
   }
@@ -143,10 +150,7 @@ static gboolean gst_ccl_analytics_start(GstBaseTransform* trans) {
   apply_rules(self, parsed, forget_after);
   st.warned_no_meta = false;
   st.last_time = 0;
-  GST_OBJECT_LOCK(self);
-  st.pending.reset();
-  st.running = true;
-  GST_OBJECT_UNLOCK(self);
+  st.last_times = {GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE};
   return TRUE;
 }
 
@@ -171,6 +175,7 @@ static gboolean gst_ccl_analytics_stop(GstBaseTransform* trans) {
   st.pending.reset();
   GST_OBJECT_UNLOCK(self);
   st.scene.reset();
+  st.caps_width = st.caps_height = 0;
   return TRUE;
 }
 
