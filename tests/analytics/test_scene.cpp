@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "analytics/id_map.hpp"
 #include "analytics/rules.hpp"
 #include "analytics/scene.hpp"
 #include "oracle.hpp"
@@ -570,6 +571,53 @@ TEST(Rules, ValidateNamesTheRuleAndTheField) {
   r = ok;
   r.zones[0].polygon.resize(2);
   EXPECT_THROW(engine.set_rules(r), std::invalid_argument);
+}
+
+// ---- The id map, against std::map ----
+
+TEST(IdMap, InsertFindEraseAgreeWithStdMap) {
+  for (const std::uint32_t range : {50u, 5000u, 0xffffffffu}) {  // dense collisions to scattered ids
+    std::mt19937 rng(range);
+    IdMap map;
+    std::map<std::uint32_t, std::uint32_t> want;
+    for (int op = 0; op < 200000; ++op) {
+      const std::uint32_t id = 1 + std::uint32_t(rng() % range);
+      const int what = int(rng() % 3);
+      if (what == 0 && !want.count(id) && want.size() < 3000) {
+        const std::uint32_t slot = std::uint32_t(rng() % 100000);
+        map.insert(id, slot);
+        want[id] = slot;
+      } else if (what == 1) {
+        map.erase(id);
+        want.erase(id);
+      }
+      const auto it = want.find(id);
+      ASSERT_EQ(map.find(id), it == want.end() ? IdMap::kNone : std::int32_t(it->second)) << range << " op " << op;
+    }
+    for (const auto& [id, slot] : want) ASSERT_EQ(map.find(id), std::int32_t(slot));
+  }
+}
+
+TEST(IdMap, EraseAcrossTheTableEnd) {
+  // Probe runs that wrap from the last slot to the first: ids whose home (the map's Fibonacci hash,
+  // top 6 bits for its first 64-slot table) is one of the last two slots or the first.
+  auto home = [](std::uint32_t id) { return (id * 2654435769u) >> 26; };
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_home;  // home -> ids
+  for (std::uint32_t id = 1; by_home[62].size() < 2 || by_home[63].size() < 2 || by_home[0].size() < 2; ++id)
+    if (home(id) == 62 || home(id) == 63 || home(id) == 0) by_home[home(id)].push_back(id);
+  // Orders of insertion: homes 62, 63, 0 (runs 62 | 63 | 0 with no wrap, or one run wrapping).
+  const std::vector<std::vector<std::uint32_t>> sets = {
+      {by_home[62][0], by_home[63][0], by_home[0][0]},
+      {by_home[62][0], by_home[62][1], by_home[0][0], by_home[63][0], by_home[0][1]},
+      {by_home[63][0], by_home[63][1], by_home[0][0], by_home[62][0], by_home[0][1]}};
+  for (const std::vector<std::uint32_t>& ids : sets)
+    for (std::size_t erased = 0; erased < ids.size(); ++erased) {
+      IdMap map;
+      for (std::size_t k = 0; k < ids.size(); ++k) map.insert(ids[k], std::uint32_t(k));
+      map.erase(ids[erased]);
+      for (std::size_t k = 0; k < ids.size(); ++k)
+        EXPECT_EQ(map.find(ids[k]), k == erased ? IdMap::kNone : std::int32_t(k)) << "erased " << erased << " id " << k;
+    }
 }
 
 // ---- Against the oracle, and determinism ----
