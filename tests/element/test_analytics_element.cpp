@@ -381,6 +381,18 @@ TEST(CclAnalytics, RulesFile) {
   g_free(dir);
 }
 
+// The global anchor applies to every rule without its own: a 4 x 4 box whose bottom moves from
+// y = 51 to 53 has its centre cross y = 50 (49 -> 51, hysteresis 1) but not its bottom.
+TEST(CclAnalytics, GlobalAndPerRuleAnchors) {
+  AnalyticsHarness h(R"({"anchor": "center", "hysteresis": 1, "lines": [)"
+                     R"({"name": "a", "from": [0, 50], "to": [100, 50]},)"
+                     R"({"name": "b", "from": [0, 50], "to": [100, 50], "anchor": "bottom-center"}]})");
+  ASSERT_TRUE(h.push(0, {{1, 20, 51}}));
+  ASSERT_TRUE(h.push(1, {{1, 20, 53}}));
+  EXPECT_EQ(h.events(), std::vector<std::string>{"1: line-cross a 1 forward"});
+  EXPECT_EQ(h.counts().at("b"), "0/0");
+}
+
 // Normalized rules (every coordinate in 0..1) follow the frame size: the door at x = 0.5 is at 50 px
 // on 100 px frames and at 100 px on 200 px frames.
 TEST(CclAnalytics, NormalizedRulesOnTwoFrameSizes) {
