@@ -89,6 +89,7 @@ class AnalyticsHarness {
                 .c_str());
   }
   ~AnalyticsHarness() {
+    gst_bus_set_flushing(bus_, TRUE);  // its messages ref the element, which refs the bus
     gst_harness_teardown(h_);
     gst_object_unref(bus_);
   }
@@ -327,6 +328,7 @@ TEST(CclAnalytics, BadRulesAreAnErrorNamingRuleAndField) {
     g_clear_error(&error);
     gst_message_unref(m);
     gst_element_set_state(e, GST_STATE_NULL);
+    gst_bus_set_flushing(bus, TRUE);  // its messages ref the element, which refs the bus
     gst_object_unref(e);
     gst_object_unref(bus);
   }
@@ -374,6 +376,7 @@ TEST(CclAnalytics, RulesFile) {
   g_clear_error(&error);
   gst_message_unref(m);
   gst_element_set_state(e, GST_STATE_NULL);
+  gst_bus_set_flushing(bus, TRUE);
   gst_object_unref(e);
   gst_object_unref(bus);
   g_remove(path.c_str());
@@ -460,6 +463,7 @@ TEST(CclAnalytics, TentativeCrossingCountsOnceConfirmed) {
   }
   ASSERT_EQ(events, std::vector<std::string>{"2: line-cross door 1 backward"});
   EXPECT_EQ(ats[0], kSecond);  // the sighting that completed the crossing: frame 1
+  gst_bus_set_flushing(bus, TRUE);
   gst_harness_teardown(h);
   gst_object_unref(bus);
 }
