@@ -30,11 +30,11 @@
 
 #include "analytics/scene.hpp"
 #include "ccl/gstcclmeta.h"
+#include "ccl_analytics_frame.h"
 #include "ccl_analytics_messages.h"
 #include "ccl_outputs.h"
 #include "ccl_rules_json.h"
 #include "ccl_scene_meta.h"
-#include "ccl_track_life_meta.h"
 #include "ccl_zone_members.h"
 #if CCL_HAVE_ANALYTICS
 #include "ccl_analytics_meta.h"
@@ -71,10 +71,7 @@ struct State {
   GstCclFrameTimes last_times{GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE};
   std::int64_t last_time = 0;
   bool warned_no_meta = false;
-  std::vector<ccl::scene::TrackedBox> objects;
-  std::vector<ccl::scene::TrackStart> started;
-  std::vector<std::vector<ccl::scene::Sighting>> histories;
-  CclTrackLife life;
+  CclFrameBuilder frames;
   CclZoneMembers members;
 };
 
@@ -197,13 +194,6 @@ static gboolean gst_ccl_analytics_sink_event(GstBaseTransform* trans, GstEvent* 
   return GST_BASE_TRANSFORM_CLASS(gst_ccl_analytics_parent_class)->sink_event(trans, event);
 }
 
-// The buffer's time for the engine: its stream time, else its PTS, else the last one.
-static std::int64_t engine_time(const GstSegment& segment, GstClockTime pts, std::int64_t last) {
-  if (!GST_CLOCK_TIME_IS_VALID(pts)) return last;
-  const GstClockTime t = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, pts);
-  return GST_CLOCK_TIME_IS_VALID(t) ? std::int64_t(t) : std::int64_t(pts);
-}
-
 static CclScene scene_for_meta(const ccl::scene::SceneAnalytics& scene, unsigned width, unsigned height) {
   const ccl::scene::Rules& rules = scene.rules();
   const double sx = rules.normalized ? width : 1, sy = rules.normalized ? height : 1;
@@ -246,32 +236,8 @@ static GstFlowReturn gst_ccl_analytics_transform_ip(GstBaseTransform* trans, Gst
   // Boxes in the frame's pixels: the caps' size where known, else the meta's.
   const unsigned width = st.caps_width ? st.caps_width : meta->width;
   const unsigned height = st.caps_height ? st.caps_height : meta->height;
-  const double sx = meta->width ? double(width) / meta->width : 1, sy = meta->height ? double(height) / meta->height : 1;
-  st.objects.clear();
-  for (guint i = 0; i < meta->n_components; ++i) {
-    const GstCclComponent& c = meta->components[i];
-    if (c.track_id == 0) continue;
-    st.objects.push_back({c.track_id, float(c.x * sx), float(c.y * sy), float(c.width * sx), float(c.height * sy)});
-  }
   const GstCclFrameTimes times = gst_ccl_outputs_frame_times(trans->segment, buffer);
-  ccl::scene::Frame frame;
-  frame.time = engine_time(trans->segment, GST_BUFFER_PTS(buffer), st.last_time);
-  frame.width = width, frame.height = height;
-  frame.objects = st.objects.data(), frame.n_objects = st.objects.size();
-  st.started.clear();
-  if (gst_ccl_track_life_meta_read(buffer, &st.life)) {
-    st.histories.resize(st.life.started.size());
-    for (std::size_t k = 0; k < st.life.started.size(); ++k) {
-      std::vector<ccl::scene::Sighting>& h = st.histories[k];
-      h.clear();
-      for (const CclTrackLife::Sighting& s : st.life.started[k].history)
-        h.push_back({engine_time(trans->segment, GstClockTime(s.time), frame.time), float(s.x * sx), float(s.y * sy),
-                     float(s.width * sx), float(s.height * sy)});
-      st.started.push_back({st.life.started[k].id, h.data(), h.size()});
-    }
-    frame.started = st.started.data(), frame.n_started = st.started.size();
-    frame.ended = st.life.ended.data(), frame.n_ended = st.life.ended.size();
-  }
+  const ccl::scene::Frame& frame = st.frames.build(buffer, meta, trans->segment, width, height, st.last_time);
   st.scene->update(frame);
   st.last_time = frame.time;
   st.last_times = times;
