@@ -58,18 +58,30 @@ bool point_in_polygon(const Point& p, const Point* polygon, std::size_t n) {
   return inside;
 }
 
-double distance_to_boundary(const Point& p, const Point* polygon, std::size_t n) {
-  double best = INFINITY;  // squared
+double squared_distance_to_boundary(const Point& p, const Point* polygon, std::size_t n) {
+  double best = INFINITY;
   for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
     const Point& a = polygon[j];
     const Point& b = polygon[i];
     const double ex = b.x - a.x, ey = b.y - a.y, len2 = ex * ex + ey * ey;
-    double t = len2 > 0 ? ((p.x - a.x) * ex + (p.y - a.y) * ey) / len2 : 0;
-    t = std::min(1.0, std::max(0.0, t));
-    const double dx = p.x - (a.x + t * ex), dy = p.y - (a.y + t * ey);
-    best = std::min(best, dx * dx + dy * dy);
+    const double ax = p.x - a.x, ay = p.y - a.y, along = ax * ex + ay * ey;
+    double d2;
+    if (along <= 0) {
+      d2 = ax * ax + ay * ay;  // nearest to a (also a zero-length edge)
+    } else if (along >= len2) {
+      const double bx = p.x - b.x, by = p.y - b.y;
+      d2 = bx * bx + by * by;  // nearest to b
+    } else {
+      const double c = ex * ay - ey * ax;  // the foot of the perpendicular is on the edge
+      d2 = c * c / len2;
+    }
+    best = std::min(best, d2);
   }
-  return std::sqrt(best);
+  return best;
+}
+
+double distance_to_boundary(const Point& p, const Point* polygon, std::size_t n) {
+  return std::sqrt(squared_distance_to_boundary(p, polygon, n));
 }
 
 bool rect_intersects_segment(const Rect& r, const Point& a, const Point& b) {

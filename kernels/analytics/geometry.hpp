@@ -33,6 +33,12 @@ bool segments_intersect(const Point& a, const Point& b, const Point& c, const Po
 // otherwise up to the rounding of one cross product).
 bool point_in_polygon(const Point& p, const Point* polygon, std::size_t n);
 
+// The squared Euclidean distance from p to the nearest point of the polygon's edges: per edge
+// |p - a|^2 or |p - b|^2 when p's projection falls on or beyond an end, else cross^2 / |b - a|^2.
+// Compared with h * h it is exact for integer coordinates and an integer h while the products
+// stay below 2^53 (a true value below h^2 is at least 1 / |b - a|^2 below it, more than its rounding).
+double squared_distance_to_boundary(const Point& p, const Point* polygon, std::size_t n);
+
 // The Euclidean distance from p to the nearest point of the polygon's edges.
 double distance_to_boundary(const Point& p, const Point* polygon, std::size_t n);
 

@@ -132,9 +132,9 @@ struct SceneAnalytics::State {
   std::vector<LineState> line_states;  // slot * lines.size() + line
   std::vector<ZoneState> zone_states;  // slot * zones.size() + zone
   // Per (slot, rule): while the track's odometer stays below this, its anchor cannot have reached
-  // the line (touch it or pass to its other side) or the zone's bounding box since the rule was
-  // last evaluated for it, so an evaluation could change nothing: skipped. -1: evaluate (members
-  // of a zone always are).
+  // the line (touch it or pass to its other side) or a place where its zone membership changes
+  // (a non-member: the zone; a member: out by h) since the rule was last evaluated for it, so an
+  // evaluation could change nothing: skipped. -1: evaluate (members of a Box zone always are).
   std::vector<double> line_skip, zone_skip;
   IdMap slot_of;
   std::uint64_t stamp = 0;
@@ -345,25 +345,36 @@ void evaluate_line(const Line& line, double hysteresis, std::size_t l, LineState
 }
 
 // One sighting of track `id` against zone z: its enter or exit, the membership, and how long the
-// zone can now be skipped for it.
-void evaluate_zone(const Zone& zone, std::size_t z, ZoneState& zs, double* skip, unsigned* memberships,
+// zone can now be skipped for it. A non-member enters when its anchor is in (or on) the zone; a
+// member exits only once it is out by at least the hysteresis h (README, Zones).
+void evaluate_zone(const Zone& zone, double h, std::size_t z, ZoneState& zs, double* skip, unsigned* memberships,
                    const Step& cur, std::uint32_t id, std::int64_t now, const Output& out) {
-  bool inside;
+  const Point* polygon = zone.polygon.data();
+  const std::size_t n = zone.polygon.size();
+  bool inside = zs.member;  // the membership after this sighting
   if (zone.anchor == Anchor::Box) {
-    const geom::Rect anchor_box = cur.box();
-    inside = anchor_box.overlaps(zone.bounds) &&
-             geom::rect_intersects_polygon(anchor_box, zone.polygon.data(), zone.polygon.size());
+    const geom::Rect box = cur.box();
+    // A member stays while its box grown by h on every side still meets the polygon.
+    const geom::Rect test = zs.member ? geom::Rect{box.x0 - h, box.y0 - h, box.x1 + h, box.y1 + h} : box;
+    inside = test.overlaps(zone.bounds) && geom::rect_intersects_polygon(test, polygon, n);
     // A non-member is skipped until it may have reached the bounding box; a member never.
-    *skip = inside ? -1 : cur.odometer + gap(anchor_box, zone.bounds) - 1e-3;
+    *skip = inside ? -1 : cur.odometer + gap(box, zone.bounds) - 1e-3;
   } else {
     const Point p = cur.point(zone.anchor);
-    if (zone.bounds.contains(p)) {
-      inside = geom::point_in_polygon(p, zone.polygon.data(), zone.polygon.size());
-      // In or out, it stays so until it may have reached the boundary.
-      *skip = cur.odometer + geom::distance_to_boundary(p, zone.polygon.data(), zone.polygon.size()) * (1 - 1e-9) - 1e-3;
-    } else {
+    const double g = gap(geom::Rect{p.x, p.y, p.x, p.y}, zone.bounds);  // > 0: outside the bounding box
+    if (g > 0 && (!zs.member || g >= h)) {
+      // Out, and a member at least g >= h from the polygon: out until it may reach the bounding box.
       inside = false;
-      *skip = cur.odometer + gap(geom::Rect{p.x, p.y, p.x, p.y}, zone.bounds) - 1e-3;
+      *skip = cur.odometer + g - 1e-3;
+    } else {
+      const double d2 = geom::squared_distance_to_boundary(p, polygon, n);
+      const bool in = g == 0 && geom::point_in_polygon(p, polygon, n);
+      if (in) inside = true;
+      else if (zs.member && d2 >= h * h) inside = false;
+      // The anchor's distance to the boundary changes no faster than the odometer: a member must
+      // travel d + h (from inside) or h - d (from the band outside) to be out by h, a non-member d to enter.
+      const double d = std::sqrt(d2), reach = !inside ? d : in ? h + d : h - d;
+      *skip = cur.odometer + reach * (1 - 1e-9) - 1e-3;
     }
   }
   if (inside == zs.member) return;
@@ -488,7 +499,7 @@ void SceneAnalytics::update(const Frame& frame) {
       if (n_steps == 1 && odometer < zone_skip[z] && track.memberships == 0) continue;  // the usual case
       for (std::size_t k = 0; k < n_steps; ++k)
         if (steps[k].odometer >= zone_skip[z])
-          evaluate_zone(s.zones[z], z, zone_states[z], &zone_skip[z], &track.memberships, steps[k], object.id, now, out);
+          evaluate_zone(s.zones[z], s.hysteresis, z, zone_states[z], &zone_skip[z], &track.memberships, steps[k], object.id, now, out);
       if (track.memberships == 0) continue;  // nothing to dwell in
       ZoneState& zs = zone_states[z];
       if (zs.member && s.zones[z].dwell_on && !zs.dwell_done &&

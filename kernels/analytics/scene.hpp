@@ -73,8 +73,9 @@ struct Options {
   // Tracks not seen for this many frames in a row end (their zone exits are reported), unless the
   // tracker's metadata ends them first. Match ccltracker's max-misses.
   unsigned forget_after = 30;
-  // Half-width of the band around a line in which a track's side does not change (frame pixels;
-  // < 0: 1 % of the frame's diagonal): jitter on a line never counts twice.
+  // Half-width of the band around a line in which a track's side does not change, and how far out
+  // of a zone a member must be to exit (frame pixels; < 0: 1 % of the frame's diagonal): jitter on
+  // a line never counts twice, jitter across a zone's edge is one visit.
   double hysteresis = -1;
 };
 

@@ -48,6 +48,23 @@ inline bool in_poly(P p, const std::vector<P>& poly) {
   return crossings % 2 == 1;
 }
 
+// p is at least h from every point of the polygon's edges: the nearest point of an edge is one of
+// its ends or, when it falls strictly between them, the foot of the perpendicular from p.
+inline bool far_from_edges(P p, const std::vector<P>& poly, I h) {
+  for (P v : poly)
+    if ((p.x - v.x) * (p.x - v.x) + (p.y - v.y) * (p.y - v.y) < h * h) return false;
+  const std::size_t n = poly.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const P a = poly[i], b = poly[(i + 1) % n];
+    const I len2 = (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y);
+    const I t = (p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y);  // the foot at t / len2 along a -> b
+    if (t <= 0 || t >= len2) continue;
+    const I c = orient(a, b, p);  // perpendicular distance^2 = c^2 / len2
+    if (c * c < h * h * len2) return false;
+  }
+  return true;
+}
+
 struct R {
   I x0, y0, x1, y1;
 };
@@ -139,12 +156,11 @@ class Oracle {
       }
       for (std::size_t z = 0; z < rules_.zones.size(); ++z) {
         for (const Box& b : path) {
-          const bool in = inside(z, b);
-          if (in && !t.member[z]) {
+          if (!t.member[z] && inside(z, b)) {
             t.member[z] = true, t.enter[z] = b.time, t.dwelt[z] = false;
             ++count_[z];
             events_.push_back({1, int(z), id, 0, now, b.time, 0});
-          } else if (!in && t.member[z]) {
+          } else if (t.member[z] && out_by_h(z, b)) {
             t.member[z] = false;
             --count_[z];
             events_.push_back({2, int(z), id, 0, now, b.time, 0});
@@ -231,6 +247,18 @@ class Oracle {
     const auto a = rules_.zones[z].anchor;
     if (a == ccl::scene::Anchor::Box) return rect_poly(rect(b), polys_[z]);
     return in_poly(anchor(b, a), polys_[z]);
+  }
+
+  // A member exits: its point anchor outside and at least h from the edges; its box grown by h on
+  // every side not meeting the polygon.
+  bool out_by_h(std::size_t z, const Box& b) const {
+    const auto a = rules_.zones[z].anchor;
+    if (a == ccl::scene::Anchor::Box) {
+      const R r = rect(b);
+      return !rect_poly({r.x0 - h_, r.y0 - h_, r.x1 + h_, r.y1 + h_}, polys_[z]);
+    }
+    const P p = anchor(b, a);
+    return !in_poly(p, polys_[z]) && far_from_edges(p, polys_[z], h_);
   }
 
   void dwell(std::size_t z, Track& t, std::uint32_t id, std::int64_t now) {
