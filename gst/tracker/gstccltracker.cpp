@@ -19,6 +19,12 @@
  * post-frame-messages the element posts each frame's "ccl" message, cudaccl's layout with
  * "track-id" in every component entry.
  *
+ * On buffers where tracks started (were confirmed) or ended, the element attaches the custom meta
+ * "GstCclTrackLifeMeta" (structure "ccl-track-life": "started", an array of "track" structures with
+ * the id and the PTS and boxes of the track's tentative matches; "ended", an array of uint ids), so
+ * that cclanalytics downstream counts what a track did while tentative and ends tracks at once
+ * (gst/tracker/ccl_track_life_meta.h, kernels/tracker/README.md).
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 cclblobsrc scene=daylight ! video/x-raw,format=GRAY8 ! \
@@ -35,6 +41,7 @@
 
 #include "ccl/gstcclmeta.h"
 #include "ccl_outputs.h"
+#include "ccl_track_life_meta.h"
 #include "ccl_track_messages.h"
 #include "ccl_track_outputs.h"
 #include "tracker/tracker.hpp"
@@ -169,6 +176,7 @@ static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBu
 
   gst_ccl_track_write_ids(meta, *self->ids);
   gst_ccl_track_write_roi_params(buffer, meta);
+  gst_ccl_track_life_meta_add(buffer, *self->tracker);  // tracks started or ended here, for cclanalytics
 #if CCL_HAVE_ANALYTICS
   gst_ccl_track_add_analytics(buffer, meta, self->tracker->first_times(), pts);
   gst_ccl_track_add_lost_analytics(buffer, self->tracker->tracks());
