@@ -1,11 +1,15 @@
-// Registers the elements (cudaccl, ccltracker, ccloverlay, cclblobsrc) and the GstCclMeta cudaccl attaches.
+// Registers the elements (cudaccl, ccltracker, cclanalytics, ccloverlay, cclblobsrc), the GstCclMeta cudaccl
+// attaches and the custom metas ccltracker and cclanalytics attach.
 #include <config.h>
 
 #include <gst/gst.h>
 
 #include "ccl/gstcclmeta.h"
+#include "ccl_scene_meta.h"
+#include "ccl_track_life_meta.h"
 #include "cclblobsrc.h"
 #include "ccloverlay.h"
+#include "gstcclanalytics.h"
 #include "gstccltracker.h"
 #include "gstcudaccl.h"
 
@@ -27,8 +31,11 @@ static gboolean plugin_init(GstPlugin* plugin) {
     GST_INFO("CUDA driver library not loaded; cudaccl will use the CPU backend");
 #endif
   gst_ccl_meta_get_info();
+  gst_ccl_track_life_meta_register();
+  gst_ccl_scene_meta_register();
   gboolean ok = GST_ELEMENT_REGISTER(cudaccl, plugin);
   ok &= GST_ELEMENT_REGISTER(ccltracker, plugin);
+  ok &= GST_ELEMENT_REGISTER(cclanalytics, plugin);
   ok &= GST_ELEMENT_REGISTER(ccloverlay, plugin);
   ok &= GST_ELEMENT_REGISTER(cclblobsrc, plugin);
   return ok;

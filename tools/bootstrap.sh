@@ -9,7 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(meson ninja-build pkg-config g++ libglib2.0-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
-  libgtest-dev libopencv-dev valgrind
+  libgtest-dev libopencv-dev valgrind libjson-glib-dev
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0  # examples/read_ccl.py
   gobject-introspection libgirepository1.0-dev)  # the GstCcl-1.0 typelib (g-ir-scanner, Gst .gir files)
 # a real camera's recording (OpenCV's vtest.avi) and its decoder (avdec_msmpeg4): test_real_recording.cpp

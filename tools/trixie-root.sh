@@ -12,7 +12,7 @@ mirror=${CCL_TRIXIE_MIRROR:-http://deb.debian.org/debian}
 packages=(meson ninja-build pkg-config g++ libglib2.0-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
-  libgtest-dev python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  libgtest-dev python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 libjson-glib-dev
   gobject-introspection libgirepository1.0-dev)
 stamp=$root/.gst-ccl-stamp
 want=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -d' ' -f1)

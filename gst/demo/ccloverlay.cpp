@@ -16,6 +16,10 @@
  * N frames in a row loses its trail; trails are forgotten on flush, on caps with another frame
  * size and when the element stops.
  *
+ * A buffer with cclanalytics' GstCclSceneMeta also gets its rules drawn: each line yellow with an
+ * arrow pointing to its forward side, its forward count on that side and its backward count on the
+ * other; each zone's outline cyan (red and twice as thick while overcrowded) with its occupancy.
+ *
  * Works in place on system-memory GRAY8, I420, NV12, RGBA and BGRx frames. On YUV and gray
  * frames the color is converted with the frame's colorimetry (gray frames get its luma only).
  *
@@ -39,6 +43,7 @@
 
 #include "ccl/gstcclmeta.h"
 #include "ccl_draw.h"
+#include "ccl_scene_draw.h"
 #include "ccl_trail.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_ccl_overlay_debug);
@@ -206,9 +211,13 @@ static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, 
   const CclPen pen = ccl_pen_from_argb(&frame->info, s.color);
   // Before the early return: a frame without components still ages the trails.
   draw_trails(frame, pen, self->trails, marks, s);
+  const CclPen background = ccl_pen_from_argb(&frame->info, s.label_background);
+  // cclanalytics' rules and counts, under the components.
+  CclScene scene;
+  if (gst_ccl_scene_meta_read(frame->buffer, &scene))
+    ccl_draw_scene(frame, scene, background, gint(s.line_width), label_scale_for(s, w, h));
   if (marks.empty()) return GST_FLOW_OK;
 
-  const CclPen background = ccl_pen_from_argb(&frame->info, s.label_background);
   const gint lw = gint(s.line_width);
   // Trails first (above), labels last, so no line, box or cross is drawn over a number.
   if (s.draw_boxes)

@@ -35,6 +35,7 @@
 
 #include "ccl/gstcclmeta.h"
 #include "ccl_outputs.h"
+#include "ccl_track_life_meta.h"
 #include "ccl_track_messages.h"
 #include "ccl_track_outputs.h"
 #include "tracker/tracker.hpp"
@@ -169,6 +170,7 @@ static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBu
 
   gst_ccl_track_write_ids(meta, *self->ids);
   gst_ccl_track_write_roi_params(buffer, meta);
+  gst_ccl_track_life_meta_add(buffer, *self->tracker);  // tracks started or ended here, for cclanalytics
 #if CCL_HAVE_ANALYTICS
   gst_ccl_track_add_analytics(buffer, meta, self->tracker->first_times(), pts);
   gst_ccl_track_add_lost_analytics(buffer, self->tracker->tracks());

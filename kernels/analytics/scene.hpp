@@ -56,7 +56,7 @@ struct Event {
   std::int64_t time;         // the frame that reports it
   std::int64_t at;           // when it happened: the sighting that completed a crossing or an enter
                              // (earlier than time for a track started this frame), else time
-  unsigned occupancy;        // the zone's occupancy this frame (zone events), else 0
+  unsigned occupancy;        // the zone's occupancy after this update (zone events), else 0
 };
 
 struct LineCounts {
@@ -82,15 +82,19 @@ class SceneAnalytics {
  public:
   explicit SceneAnalytics(const Options& options = Options{});
 
-  // Replaces the rules, from the next update on (rules must pass validate()). A rule equal to an old
-  // one (same kind, name and every field) keeps its counts and its tracks' states; others start at 0.
+  // Replaces the rules, from the next update on (rules must pass validate(), else
+  // std::invalid_argument with its message). A rule equal to an old one (same kind, name and every
+  // field, and the same Rules::normalized) keeps its counts and its tracks' states; others start at
+  // 0; removed rules vanish without events. Clears events() (their indices were the old rules').
   void set_rules(const Rules& rules);
   const Rules& rules() const { return rules_; }
   void set_options(const Options& options);
 
   // One frame: the events it gives are in events(), in this order: ends (ended and forgotten tracks'
   // zone exits, by track id), then per object in input order its line crossings (by line) and its zone
-  // enters, exits and dwells (by zone), then the zones' overcrowd starts and ends (by zone).
+  // enters, exits and dwells (by zone), then the dwells of members not seen in this frame (occluded;
+  // by track id, then zone), then the zones' overcrowd starts and ends (by zone). Objects with id 0
+  // are skipped. Semantics in full: kernels/analytics/README.md.
   void update(const Frame& frame);
 
   const std::vector<Event>& events() const { return events_; }
@@ -107,6 +111,9 @@ class SceneAnalytics {
 
  private:
   struct State;  // per-track and per-rule state (scene.cpp)
+  void end_slots(std::int64_t time);  // ends State::ending's tracks: their zone exits, by track id
+  void overcrowd(std::int64_t time);  // the zones' overcrowd starts and ends
+  void fill_occupancy();              // each zone event's occupancy: its zone's count after the update
   Options options_;
   Rules rules_;
   std::vector<Event> events_;

@@ -70,7 +70,7 @@ std::uint32_t Tracker::take_trail_slot() {
 
 void Tracker::add_trail_point(Track& t, const Detection& d, std::int64_t time) {
   const std::uint32_t at = (t.trail_head + t.trail_size) % kTrailLength;
-  trail_store_[std::size_t(t.trail_slot) * kTrailLength + at] = {d.centroid_x, d.centroid_y, time};
+  trail_store_[std::size_t(t.trail_slot) * kTrailLength + at] = {d.centroid_x, d.centroid_y, time, d.box};
   if (t.trail_size < kTrailLength)
     ++t.trail_size;
   else

@@ -51,10 +51,12 @@ struct Event {
   Box box;                  // its last matched box
 };
 
-// One point of a track's trail: a matched detection's centroid and time.
+// One point of a track's trail: a matched detection's centroid, time and box (the box lets a
+// consumer replay where a track was while tentative: ccltracker's GstCclTrackLifeMeta).
 struct TrailPoint {
   float x, y;
   std::int64_t time;
+  Box box;
 };
 
 // A live track, for callers that draw or report them.

@@ -234,7 +234,9 @@ TEST(Tracker, TrailHoldsTheLastMatchedCentroids) {
     std::vector<std::uint32_t> ids(f.detections.size());
     tracker.update(f.detections.data(), f.detections.size(), 100 + i, ids.data());
     // The rendered component's centroid: the box's pixel centres' mean, x + (w - 1) / 2.
-    if (!f.detections.empty()) want.push_back({m.x + 2.0f * float(i) + 4.5f, m.y + 1.0f * float(i) + 4.5f, 100 + i});
+    // The box: the detection's own (what GstCclTrackLifeMeta replays of a tentative track).
+    if (!f.detections.empty())
+      want.push_back({m.x + 2.0f * float(i) + 4.5f, m.y + 1.0f * float(i) + 4.5f, 100 + i, f.detections[0].box});
   }
   ASSERT_EQ(tracker.tracks().size(), 1u);
   std::vector<ccl::track::TrailPoint> trail;
@@ -245,6 +247,10 @@ TEST(Tracker, TrailHoldsTheLastMatchedCentroids) {
     EXPECT_NEAR(trail[k].x, want[k].x, 1e-3f) << k;
     EXPECT_NEAR(trail[k].y, want[k].y, 1e-3f) << k;
     EXPECT_EQ(trail[k].time, want[k].time) << k;
+    EXPECT_EQ(trail[k].box.x, want[k].box.x) << k;
+    EXPECT_EQ(trail[k].box.y, want[k].box.y) << k;
+    EXPECT_EQ(trail[k].box.width, want[k].box.width) << k;
+    EXPECT_EQ(trail[k].box.height, want[k].box.height) << k;
   }
 }
 
