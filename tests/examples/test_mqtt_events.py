@@ -18,6 +18,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 
 import gi
 
@@ -25,6 +26,7 @@ gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
 SKIP = 77
+warnings.filterwarnings("ignore", "GObject.ValueArray.get_nth is deprecated", DeprecationWarning)
 
 
 def skip(reason):
