@@ -174,7 +174,15 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
   }
   // Only accepted caps replace the frame layout: after a refusal, GstBaseTransform keeps the
   // previous caps and will not call set_caps again when they come back.
+  GST_OBJECT_LOCK(self);  // the latency query reads the framerate from another thread
+  const bool new_rate = GST_VIDEO_INFO_FPS_N(&self->info) != GST_VIDEO_INFO_FPS_N(&info) ||
+                        GST_VIDEO_INFO_FPS_D(&self->info) != GST_VIDEO_INFO_FPS_D(&info);
+  const bool holds_frames = self->frames_in_flight > 1;
   self->info = info;
+  GST_OBJECT_UNLOCK(self);
+  // The frames held back last as long as the new frame duration: the sink asks again.
+  if (new_rate && holds_frames)
+    gst_element_post_message(GST_ELEMENT(self), gst_message_new_latency(GST_OBJECT(self)));
   self->system_memory = system_memory;
   self->ring->reset_background();  // the model learnt frames of the old caps
   GST_DEBUG_OBJECT(self, "labeling %dx%d %s frames", GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
@@ -314,6 +322,31 @@ static gboolean gst_cuda_ccl_sink_event(GstBaseTransform* trans, GstEvent* event
   return GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->sink_event(trans, event);
 }
 
+// With N frames in flight a frame leaves when the (N-1)th after it arrives, on either backend:
+// N-1 frame durations at the negotiated framerate, added to upstream's min and max latency. A
+// variable or unknown framerate (0/1) gives no duration: nothing is added, and the debug log says so.
+static void gst_cuda_ccl_add_latency(GstCudaCcl* self, GstQuery* query) {
+  GST_OBJECT_LOCK(self);
+  const guint held = self->frames_in_flight - 1;
+  const gint fps_n = GST_VIDEO_INFO_FPS_N(&self->info), fps_d = GST_VIDEO_INFO_FPS_D(&self->info);
+  GST_OBJECT_UNLOCK(self);
+  if (held == 0) return;
+  if (fps_n <= 0 || fps_d <= 0) {
+    GST_DEBUG_OBJECT(self, "framerate %d/%d: the %u frames held back add no known latency", fps_n, fps_d, held);
+    return;
+  }
+  gboolean live;
+  GstClockTime min, max;
+  gst_query_parse_latency(query, &live, &min, &max);
+  const GstClockTime added = gst_util_uint64_scale_int_round(GST_SECOND * held, fps_d, fps_n);
+  min += added;
+  if (GST_CLOCK_TIME_IS_VALID(max)) max += added;
+  GST_DEBUG_OBJECT(self, "%u frames held back at %d/%d add %" GST_TIME_FORMAT ": min %" GST_TIME_FORMAT
+                   " max %" GST_TIME_FORMAT, held, fps_n, fps_d, GST_TIME_ARGS(added), GST_TIME_ARGS(min),
+                   GST_TIME_ARGS(max));
+  gst_query_set_latency(query, live, min, max);
+}
+
 static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
 #if CCL_HAVE_CUDA
@@ -321,7 +354,10 @@ static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection dire
 #endif
   // A serialized query (allocation, drain) comes after the frames before it, as events do.
   if (direction == GST_PAD_SINK && GST_QUERY_IS_SERIALIZED(query)) gst_cuda_ccl_drain(self);
-  return GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->query(trans, direction, query);
+  const gboolean answered = GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->query(trans, direction, query);
+  if (answered && direction == GST_PAD_SRC && GST_QUERY_TYPE(query) == GST_QUERY_LATENCY)
+    gst_cuda_ccl_add_latency(self, query);
+  return answered;
 }
 
 #if CCL_HAVE_CUDA
@@ -430,8 +466,10 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
       g_param_spec_uint("frames-in-flight", "Frames in flight",
                         "Frames labelled at once, each by its own engine (and device scratch), pushed in order: "
                         "the device labels the next frames while the streaming thread pushes one, so more "
-                        "frames per second when upstream keeps up, each frame leaving up to N-1 frames later. "
-                        "1 labels each frame before it is pushed",
+                        "frames per second when upstream keeps up, each frame leaving when the (N-1)th after it "
+                        "arrives (or at EOS, a caps change or a serialized event). The CPU backend holds frames the "
+                        "same way. N-1 frame durations of the negotiated framerate are added to the latency "
+                        "(nothing at a variable framerate, 0/1). 1 labels each frame before it is pushed",
                         1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
                         GParamFlags(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
   g_object_class_install_property(

@@ -13,7 +13,8 @@ packages=(meson ninja-build pkg-config g++ libglib2.0-dev
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0  # examples/read_ccl.py
   gobject-introspection libgirepository1.0-dev)  # the GstCcl-1.0 typelib (g-ir-scanner, Gst .gir files)
 # a real camera's recording (OpenCV's vtest.avi) and its decoder (avdec_msmpeg4): test_real_recording.cpp
-[ "${1:-}" = --test ] && packages+=(opencv-doc gstreamer1.0-libav)
+[ "${1:-}" = --test ] && packages+=(opencv-doc gstreamer1.0-libav
+  mosquitto python3-paho-mqtt)  # the MQTT example's test: a real broker, a paho subscriber
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
