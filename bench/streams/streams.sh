@@ -13,10 +13,12 @@
 #                       configuration keeps the frames on the GPU; others: video/x-raw)
 #   --ccl-props PROPS   more cudaccl properties, e.g. backend=cpu
 #   --streams "N..."    (1 8 32 64)      --repeats "R1 R2"  (1 4)
-#   --configs "..."     of decode meta queues (all)
+#   --configs "..."     of decode meta queues analytics (all; analytics = queues + cclanalytics with
+#                       examples/daylight_rules.json: a door line and a zone with dwell and overcrowding)
 #   --clip FILE         (bench/streams/daylight-1080p.h264, made by make_clip.sh)
 set -euo pipefail
-decoder=nvh264dec dec_caps='' ccl_props='' streams="1 8 32 64" repeats="1 4" configs="decode meta queues"
+decoder=nvh264dec dec_caps='' ccl_props='' streams="1 8 32 64" repeats="1 4" configs="decode meta queues analytics"
+rules=examples/daylight_rules.json
 clip=bench/streams/daylight-1080p.h264
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -30,7 +32,7 @@ done
 read -r r1 r2 <<< "$repeats"
 [ "${r2:-0}" -gt "${r1:-0}" ] || { echo "streams.sh: --repeats needs R1 < R2, got '$repeats'" >&2; exit 2; }
 [ -f "$clip" ] || { echo "streams.sh: no clip $clip (bench/streams/make_clip.sh makes it)" >&2; exit 2; }
-for e in "$decoder" h264parse cudaccl ccltracker; do
+for e in "$decoder" h264parse cudaccl ccltracker cclanalytics; do
   gst-inspect-1.0 "$e" > /dev/null 2>&1 || { echo "streams.sh: element $e not found (GST_PLUGIN_PATH?)" >&2; exit 2; }
 done
 # GstCclMeta only: the other outputs off (attach-analytics-meta exists on GStreamer >= 1.24 builds).
@@ -39,7 +41,7 @@ gst-inspect-1.0 cudaccl 2>/dev/null | grep -q "attach-analytics-meta" && meta_on
 ccl="cudaccl foreground=motion open=1 min-area=50 $ccl_props"
 
 for c in $configs; do
-  case "$c" in decode | meta | queues) ;; *) echo "streams.sh: unknown configuration $c (decode, meta, queues)" >&2; exit 2 ;; esac
+  case "$c" in decode | meta | queues | analytics) ;; *) echo "streams.sh: unknown configuration $c (decode, meta, queues, analytics)" >&2; exit 2 ;; esac
 done
 
 tmp=$(mktemp -d)
@@ -54,6 +56,7 @@ tail_of() {
     decode) echo "fakesink" ;;
     meta) echo "$ccl $meta_only ! ccltracker ! fakesink" ;;
     queues) echo "queue ! $ccl ! queue ! ccltracker ! queue ! fakesink" ;;
+    analytics) echo "queue ! $ccl ! queue ! ccltracker ! cclanalytics rules-file=$rules ! queue ! fakesink" ;;
   esac
 }
 
@@ -88,6 +91,7 @@ fi
 echo "# $(date -u +%FT%TZ) $clip: $frames frames/chain, runs of x$r1 and x$r2; decoder $decoder ! $dec_caps"
 echo "# meta:   $ccl $meta_only ! ccltracker"
 echo "# queues: queue ! $ccl ! queue ! ccltracker ! queue"
+echo "# analytics: queue ! $ccl ! queue ! ccltracker ! cclanalytics rules-file=$rules ! queue"
 printf "%-4s" N
 for c in $configs; do printf " %24s" "$c fps (ratio)"; done
 echo
