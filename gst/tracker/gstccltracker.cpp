@@ -9,7 +9,8 @@
  * matched to the tracks' Kalman predictions by box overlap and centroid distance, in stages
  * (kernels/tracker/README.md). A track gets its id after min-hits consecutive matches, is lost
  * (coasting on its prediction) while unmatched, is re-acquired with the same id when matched
- * again, and ends after max-misses frames without a match; ids are never given twice while the
+ * again, and ends after max-misses frames without a match (three times that while hidden in a
+ * component another track took: a merge); ids are never given twice while the
  * element runs (they restart at 1 after it stopped). Pixels are untouched and
  * any caps and memory (CUDA memory too) pass. Tracks end at EOS, on flush, on caps with another
  * frame size and at stop, so with post-messages every "start" message is followed by exactly one
@@ -250,7 +251,8 @@ static void gst_ccl_tracker_class_init(GstCclTrackerClass* klass) {
       gobject_class, PROP_MAX_MISSES,
       g_param_spec_uint("max-misses", "Maximum misses",
                         "Frames a confirmed track is kept lost (coasting on its prediction) without a matching "
-                        "component (hidden in a merge, missed by the labeller) before it ends",
+                        "component before it ends (missed by the labeller); while its prediction lies inside a "
+                        "component another track took (hidden in a merge), up to three times as many",
                         0, 100000, defaults.max_misses, flags));
   g_object_class_install_property(
       gobject_class, PROP_MIN_IOU,

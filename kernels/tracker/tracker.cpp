@@ -15,6 +15,9 @@ constexpr std::uint32_t kDirectionSpan = 3;
 constexpr float kPi = 3.14159265358979f;
 // Weak detections continue a track only on a clear overlap (ByteTrack's second stage).
 constexpr float kWeakMinIou = 0.5f;
+// A track hidden in a merged blob ends after this many times max_misses frames all the same (a
+// blob that never parts, or a track that was never in it).
+constexpr std::uint32_t kHiddenLimit = 3;
 
 Options sanitized(Options o) {
   o.min_hits = std::max<std::uint32_t>(o.min_hits, 1);
@@ -247,6 +250,26 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   query_track_ = tentative_;
   associate(strong_, options_.min_iou, true);
 
+  // A track that loses its detection while its prediction lies mostly inside a detection another
+  // track took has gone into a merged blob (objects that touch are one component): it is hidden,
+  // not missing, and stays so while its prediction stays there. Hidden, its misses do not end it
+  // (up to kHiddenLimit x max_misses) and its centre is held inside the blob, where its part will
+  // come out. Only tracks matched last frame or hidden are tested: a few, so each tests every
+  // detection.
+  hidden_in_.assign(n_tracks, -1);
+  if (options_.hidden_share > 0)
+    for (std::size_t i = 0; i < n_tracks; ++i) {
+      const Track& t = tracks_[i];
+      if (detection_of_[i] >= 0 || t.state == TrackState::Tentative || !(t.misses == 0 || t.hidden)) continue;
+      const Box e = t.estimate();
+      const float need = options_.hidden_share * area_of(e);
+      for (std::size_t j = 0; j < n; ++j)
+        if (track_of_[j] >= 0 && intersection(e, detections[j].box) >= need) {
+          hidden_in_[i] = int(j);
+          break;
+        }
+    }
+
   // Lifecycle, in track order; survivors move down in place, new tracks are appended after them.
   std::size_t kept = 0;
   // A survivor is moved down before it changes: moved after, its copy read back fields just
@@ -255,7 +278,9 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     const int j = detection_of_[i];
     if (j < 0) {
       const Track& t = tracks_[i];
-      if (t.state == TrackState::Tentative || t.misses + 1 > options_.max_misses) {  // (misses + 1 wraps as ++misses would)
+      const bool hidden = hidden_in_[i] >= 0;
+      const bool gone = hidden ? t.misses + 1 > kHiddenLimit * options_.max_misses : t.exposed_misses + 1 > options_.max_misses;
+      if (t.state == TrackState::Tentative || gone) {  // (misses + 1 wraps as ++misses would)
         if (t.id != 0) events_.push_back(Event{Event::Kind::Ended, t.id, t.first_time, t.last_time, t.box});
         free_slots_.push_back(t.trail_slot);
         continue;
@@ -265,6 +290,14 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     Track& t = tracks_[kept];
     if (j < 0) {
       ++t.misses;
+      t.hidden = hidden_in_[i] >= 0;
+      if (t.hidden) {
+        const Box& blob = detections[hidden_in_[i]].box;
+        t.filter.cx = std::clamp(t.filter.cx, blob.x, blob.x + blob.width);
+        t.filter.cy = std::clamp(t.filter.cy, blob.y, blob.y + blob.height);
+      } else {
+        ++t.exposed_misses;
+      }
       if (t.state == TrackState::Confirmed) {
         t.state = TrackState::Lost;
         events_.push_back(Event{Event::Kind::Lost, t.id, t.first_time, t.last_time, t.box});
@@ -272,7 +305,8 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     } else {
       const Detection& d = detections[j];
       match(t, d, time);
-      t.misses = 0;
+      t.misses = t.exposed_misses = 0;
+      t.hidden = false;
       ++t.hits;
       if (t.state == TrackState::Lost) {
         t.state = TrackState::Confirmed;

@@ -28,6 +28,9 @@ struct Options {
   // OC-SORT's velocity direction consistency: weight of the agreement between a track's recent
   // direction and the step to a candidate (0 = off, at most 1).
   float direction_weight = 0.3f;
+  // A lost track is hidden in a merged blob while this share of its predicted box lies inside a
+  // detection another track took: held there, not ended by max_misses (0 = off).
+  float hidden_share = 0.6f;
 };
 
 enum class TrackState {
@@ -67,6 +70,8 @@ struct Track {
   float centroid_x = 0, centroid_y = 0;  // last matched detection's centroid
   std::uint32_t hits = 0;    // consecutive matched frames (tentative) / total matches (confirmed)
   std::uint32_t misses = 0;  // consecutive frames without a match
+  std::uint32_t exposed_misses = 0;  // of those, frames it was not hidden in a merged blob
+  bool hidden = false;  // lost inside a detection another track took (a merged blob): see Options::hidden_share
   std::int64_t first_time = 0, last_time = 0;
   BoxFilter filter;          // the motion model now (after this frame's prediction / match)
   BoxFilter at_last_match;   // the motion model right after its last match (where recovery restarts)
@@ -128,7 +133,7 @@ class Tracker {
   std::vector<std::uint32_t> free_slots_;     // slots of ended tracks, reused last-freed first
   // Per-frame scratch, kept so a frame allocates nothing once the sizes settled.
   const Detection* detections_ = nullptr;
-  std::vector<int> detection_of_, track_of_;  // per track / per detection: the match or -1
+  std::vector<int> detection_of_, track_of_, hidden_in_;  // per track / per detection: the match or -1
   std::vector<int> strong_, weak_, established_, tentative_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;

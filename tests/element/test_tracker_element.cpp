@@ -41,12 +41,38 @@ struct Runs {
 
 Runs isolated_runs(const std::vector<Shot>& shots, int from);
 
+std::vector<mot::Truth> truth_of(const Shot& s) {
+  std::vector<mot::Truth> truth;
+  for (const GstCclTruthBox& b : s.boxes)
+    if (scene::sizeable(b)) truth.push_back({b.id, box_of(b)});  // slivers entering the frame are asked of nobody
+  return truth;
+}
+
+// About the best MOTA a tracker could reach reporting the components' boxes: each component under an id
+// of its own that never changes (no id switch), so only the boxes count. A merged component's box
+// matches one of its objects at most; the others are FN whatever the ids.
+double ceiling(const std::vector<Shot>& shots, int from) {
+  mot::Scorer oracle(0.3f);
+  std::uint32_t next = 1;
+  for (std::size_t i = std::size_t(from); i < shots.size(); ++i) {
+    std::vector<mot::Reported> reported;
+    for (const ccl::Component& c : shots[i].ccl.components)
+      reported.push_back({next++, {float(c.x), float(c.y), float(c.width), float(c.height)}});
+    oracle.add_frame(truth_of(shots[i]), reported);
+  }
+  const mot::Score& o = oracle.score();
+  return 1.0 - double(o.fn) / double(o.gt);  // its FP (noise components) a tracker may leave unreported
+}
+
 TEST(CclTracker, DaylightSceneScore) {
   constexpr int kFrames = 300, kWarmUp = 30;  // the background model learns the first frames
   long total_switches = 0;
-  // The recommended line (foreground=adaptive). Measured (seeds 1 and 2): MOTA 0.562 and 0.556 with
-  // 26 and 25 id switches (foreground=motion open=1: 0.42 and 0.28, 62 and 67), bounded by the
-  // labelling more than the tracker: the scene's objects overlap and merge into one component (FN).
+  // The recommended line (foreground=adaptive). Measured (seeds 1 and 2): MOTA 0.563 and 0.559 with
+  // 24 and 22 id switches (before hidden tracks outlived max-misses: 0.562 and 0.556, 26 and 25;
+  // foreground=motion open=1: 0.42 and 0.28, 62 and 67), bounded by the labelling more than the
+  // tracker: the scene's objects overlap and merge into one component, 58 % of the true objects'
+  // frames lie in a component that covers another, and a component's box matches one object at
+  // most. The ceiling below (every component under a perfect id) is 0.611 and 0.614.
   for (const char* seed : {"seed=1", "seed=2"}) {
     const std::vector<Shot> shots =
         scene::pull(kFrames, kWidth, kHeight, seed,
@@ -56,11 +82,7 @@ TEST(CclTracker, DaylightSceneScore) {
     for (int i = kWarmUp; i < kFrames; ++i) {
       const Shot& s = shots[i];
       ASSERT_EQ(s.track_ids.size(), s.ccl.components.size()) << "frame " << i;
-      std::vector<mot::Truth> truth;
-      for (const GstCclTruthBox& b : s.boxes) {
-        if (!scene::sizeable(b)) continue;  // slivers entering the frame are asked of nobody
-        truth.push_back({b.id, box_of(b)});
-      }
+      const std::vector<mot::Truth> truth = truth_of(s);
       std::vector<mot::Reported> reported;
       for (std::size_t k = 0; k < s.track_ids.size(); ++k) {
         const ccl::Component& c = s.ccl.components[k];
@@ -71,8 +93,11 @@ TEST(CclTracker, DaylightSceneScore) {
     const mot::Score& sc = all.score();
     std::printf("daylight %s, %d frames after %d warm-up: MOTA %.3f (GT %ld, FN %ld, FP %ld, id switches %ld)\n", seed,
                 kFrames - kWarmUp, kWarmUp, sc.mota(), sc.gt, sc.fn, sc.fp, sc.id_switches);
-    EXPECT_GE(sc.mota(), 0.5) << seed;
-    EXPECT_LE(sc.id_switches, 35) << seed;
+    const double best = ceiling(shots, kWarmUp);
+    std::printf("daylight %s: MOTA ceiling of the components (each under a perfect id) %.3f\n", seed, best);
+    EXPECT_GE(sc.mota(), 0.55) << seed;
+    EXPECT_GE(sc.mota(), best - 0.06) << seed << ": the tracker, not the labelling, loses";
+    EXPECT_LE(sc.id_switches, 26) << seed;
     total_switches += sc.id_switches;
 
     const Runs r = isolated_runs(shots, kWarmUp);
