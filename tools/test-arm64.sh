@@ -25,7 +25,7 @@ c = 'aarch64-linux-gnu-gcc'
 cpp = 'aarch64-linux-gnu-g++'
 ar = 'aarch64-linux-gnu-ar'
 strip = 'aarch64-linux-gnu-strip'
-pkg-config = 'pkg-config'
+pkgconfig = 'pkg-config'
 exe_wrapper = ['$PWD/tools/arm64-exec.sh']
 # the overlay example tests run the arm64 gst-launch-1.0 of the root
 gst-launch-1.0 = ['$PWD/tools/arm64-exec.sh', '/usr/bin/gst-launch-1.0']
@@ -47,16 +47,21 @@ cpu = 'aarch64'
 endian = 'little'
 INI
 if ! cmp -s "$cross.new" "$cross"; then mv "$cross.new" "$cross"; rm -rf build-arm64; else rm "$cross.new"; fi
-start=$SECONDS
-[ -f build-arm64/build.ninja ] ||
-  meson setup build-arm64 --cross-file "$cross" -Dcuda=disabled -Dbench=disabled -Dintrospection=disabled | tail -n 12
-ninja -C build-arm64 >/dev/null
-echo "aarch64 target: cross build in $((SECONDS - start)) s"
-file -L build-arm64/gst/libgstccl.so | sed 's/, BuildID.*//'
-start=$SECONDS
+# meson's sanity check and the tests run arm64 programs of the build folder in the root: all
+# inside tools/arm64-run.sh, which mounts the checkout there
 status=0
-bash tools/arm64-run.sh meson test -C build-arm64 --no-rebuild --print-errorlogs --num-processes 2 \
-  --suite core --suite tracker --suite quality --suite fuzz --suite element --suite reliability --suite examples ||
-  status=$?
-echo "aarch64 target: tests under qemu in $((SECONDS - start)) s"
+bash tools/arm64-run.sh bash -euo pipefail -c '
+  start=$SECONDS
+  [ -f build-arm64/build.ninja ] ||
+    meson setup build-arm64 --cross-file "$0" -Dcuda=disabled -Dbench=disabled -Dintrospection=disabled | tail -n 12
+  ninja -C build-arm64 >/dev/null
+  echo "aarch64 target: cross build in $((SECONDS - start)) s"
+  file -L build-arm64/gst/libgstccl.so | sed "s/, BuildID.*//"
+  start=$SECONDS
+  status=0
+  meson test -C build-arm64 --no-rebuild --print-errorlogs --num-processes 2 \
+    --suite core --suite tracker --suite quality --suite fuzz --suite element --suite reliability --suite examples ||
+    status=$?
+  echo "aarch64 target: tests under qemu in $((SECONDS - start)) s"
+  exit $status' "$cross" || status=$?
 exit $status
