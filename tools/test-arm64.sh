@@ -59,7 +59,11 @@ bash tools/arm64-run.sh bash -euo pipefail -c '
   file -L build-arm64/gst/libgstccl.so | sed "s/, BuildID.*//"
   start=$SECONDS
   status=0
-  meson test -C build-arm64 --no-rebuild --print-errorlogs --num-processes 2 \
+  # emulation runs the tests about 10 times slower: a longer timeout, and the hard-scene quality
+  # scores (HardSceneQuality.*, about 55 s each under qemu, 6 minutes in all) are left to x86-64,
+  # where the same code paths run the same tests (DaylightScene.* and HardScenes.* run here too)
+  GTEST_FILTER=${CCL_ARM64_GTEST_FILTER--HardSceneQuality.*} \
+  meson test -C build-arm64 --no-rebuild --print-errorlogs --num-processes 2 --timeout-multiplier 3 \
     --suite core --suite tracker --suite quality --suite fuzz --suite element --suite reliability --suite examples ||
     status=$?
   echo "aarch64 target: tests under qemu in $((SECONDS - start)) s"
