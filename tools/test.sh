@@ -3,8 +3,10 @@
 # exit 77 where no CUDA device is usable), then runs the CPU-path tests (core, element, fuzz
 # corpus, reliability) again in an AddressSanitizer + UndefinedBehaviorSanitizer build, and the
 # element and reliability tests under valgrind memcheck, then the CPU-path suites on GStreamer 1.26
-# in a Debian trixie root (tools/test-126.sh; CCL_SKIP_126=1 skips that outside CI). Ends with a
-# line 'N passed, N failed, N skipped' over the meson runs of both targets.
+# in a Debian trixie root (tools/test-126.sh; CCL_SKIP_126=1 skips that outside CI), the CPU suites
+# on aarch64 (tools/test-arm64.sh; CCL_SKIP_ARM64=1) and the Debian packages of bookworm and trixie
+# (tools/test-packages.sh; CCL_SKIP_PACKAGES=1). Ends with a line 'N passed, N failed, N skipped'
+# over the meson runs of all targets.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash tools/bootstrap.sh --test || exit 1
@@ -41,42 +43,54 @@ if command -v valgrind >/dev/null; then
   [ $vg_status -eq 0 ] || tail -n 40 build/meson-logs/valgrind-element.log build/meson-logs/valgrind-reliability.log
 fi
 
-# The second target, GStreamer 1.26 in a Debian trixie root (tools/test-126.sh): required in CI;
-# elsewhere CCL_SKIP_126=1 leaves it out. Its meson results count in the closing line; a failure
-# before any test ran (no root, no build) counts as one failed test.
-t126_status=0
-t126_log=build-1.26/meson-logs/testlog.json
-if [ "${CCL_SKIP_126:-0}" = 1 ] && [ "${CI:-}" != true ]; then
-  echo "GStreamer 1.26 target: skipped (CCL_SKIP_126=1)"
-  t126_log=
-else
-  echo "GStreamer 1.26 target (Debian trixie root, tools/test-126.sh):"
-  rm -f "$t126_log"  # a stale log must not count as this run's results
-  bash tools/test-126.sh || t126_status=$?
-  if [ $t126_status -ne 0 ] && [ ! -s "$t126_log" ]; then
-    echo "GStreamer 1.26 target: FAILED before its tests ran (see above; CCL_SKIP_126=1 skips it outside CI)"
+# The further targets, each required in CI; elsewhere its CCL_SKIP_* variable (=1) leaves it out:
+# GStreamer 1.26 in a Debian trixie root (tools/test-126.sh), aarch64 (a cross build tested under
+# qemu in a Debian arm64 root, tools/test-arm64.sh) and the Debian packages of bookworm and trixie
+# installed in clean roots (tools/test-packages.sh). Their results (meson's testlog.json format)
+# count in the closing line; one that fails before writing any counts as one failed test.
+extra_status=0 extra_failed=0 extra_logs=()
+target() {  # target TITLE SKIP_VARIABLE LOG COMMAND...
+  local title=$1 skip=$2 log=$3 rc=0 t=$SECONDS
+  shift 3
+  if [ "${!skip:-0}" = 1 ] && [ "${CI:-}" != true ]; then
+    echo "$title: skipped ($skip=1)"
+    return
   fi
-fi
+  echo "$title:"
+  rm -f "$log"  # a stale log must not count as this run's results
+  "$@" || rc=$?
+  echo "$title: done in $((SECONDS - t)) s (exit $rc)"
+  [ $rc -eq 0 ] || extra_status=1
+  if [ -s "$log" ]; then
+    extra_logs+=("$log")
+  else
+    extra_failed=$((extra_failed + 1))
+    echo "$title: FAILED before its tests ran (see above; $skip=1 skips it outside CI)"
+  fi
+}
+target "GStreamer 1.26 target (Debian trixie root, tools/test-126.sh)" CCL_SKIP_126 build-1.26/meson-logs/testlog.json \
+  bash tools/test-126.sh
+target "aarch64 target (cross build, tests under qemu in a Debian arm64 root, tools/test-arm64.sh)" CCL_SKIP_ARM64 \
+  build-arm64/meson-logs/testlog.json bash tools/test-arm64.sh
+for dist in bookworm trixie; do
+  target "Debian packages for $dist (tools/test-packages.sh $dist)" CCL_SKIP_PACKAGES build-deb/$dist/testlog.json \
+    bash tools/test-packages.sh $dist
+done
 
 if command -v valgrind >/dev/null; then
   [ $vg_status -eq 0 ] && echo "valgrind memcheck: clean" || echo "valgrind memcheck: FAILED (build/meson-logs/valgrind-*.log)"
 fi
-# the closing line counts the meson tests of the three runs (1.22, 1.22 sanitized, 1.26) plus the
-# valgrind run as one test
+# the closing line counts the meson tests of all runs (1.22, 1.22 sanitized, the further targets),
+# the valgrind run as one test and each further target that failed before its tests as one
 vg_result=$(command -v valgrind >/dev/null && { [ $vg_status -eq 0 ] && echo OK || echo FAIL; } || echo SKIP)
-t126_result=NONE t126_logs=()
-if [ -n "$t126_log" ]; then
-  [ -s "$t126_log" ] && t126_logs=("$t126_log") || t126_result=FAIL
-fi
-python3 - "$vg_result" "$t126_result" build/meson-logs/testlog.json build-asan/meson-logs/testlog.json "${t126_logs[@]}" <<'PY'
+python3 - "$vg_result" "$extra_failed" build/meson-logs/testlog.json build-asan/meson-logs/testlog.json "${extra_logs[@]}" <<'PY'
 import json, sys
-counts = {"OK": 0, "FAIL": 0, "SKIP": 0, "NONE": 0}
+counts = {"OK": 0, "FAIL": int(sys.argv[2]), "SKIP": 0}
 counts[sys.argv[1]] += 1
-counts[sys.argv[2]] += 1
 for path in sys.argv[3:]:
     for line in open(path):
         r = json.loads(line)["result"]
         counts["OK" if r in ("OK", "EXPECTEDFAIL") else "SKIP" if r == "SKIP" else "FAIL"] += 1
 print(f"{counts['OK']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
 PY
-[ $status -eq 0 ] && [ $asan_status -eq 0 ] && [ $vg_status -eq 0 ] && [ $t126_status -eq 0 ]
+[ $status -eq 0 ] && [ $asan_status -eq 0 ] && [ $vg_status -eq 0 ] && [ $extra_status -eq 0 ]

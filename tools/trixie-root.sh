@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes (once) the Debian trixie root that the GStreamer 1.26 target builds and tests in:
 # debootstrap --variant=minbase from Debian's mirror, then trixie's GStreamer dev packages, meson,
-# a compiler, PyGObject and GObject introspection. It lives outside the clone
+# a compiler, PyGObject, GObject introspection and Debian's packaging tools. It lives outside the clone
 # (CCL_TRIXIE_ROOT, default /var/cache/gst-ccl/trixie-root) so a machine makes it only once; a
 # stamp with the hash of the package list says it is complete (a changed list installs the rest).
 set -euo pipefail
@@ -12,8 +12,9 @@ mirror=${CCL_TRIXIE_MIRROR:-http://deb.debian.org/debian}
 packages=(meson ninja-build pkg-config g++ libglib2.0-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
-  libgtest-dev python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 libjson-glib-dev
-  gobject-introspection libgirepository1.0-dev)
+  libgtest-dev python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  gobject-introspection libgirepository1.0-dev libjson-glib-dev
+  dpkg-dev debhelper lintian)  # the trixie Debian packages (tools/build-packages.sh trixie)
 stamp=$root/.gst-ccl-stamp
 want=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
