@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The checks of tools/test-packages.sh, run inside the clean root (the .deb files in /debs, the
 # checkout read-only in /src): installs the packages with apt-get, then prints 'RESULT NAME OK|FAIL'
-# per check. Expected values are the README's: four elements; the demo scene has components.
+# per check. Expected values are the README's: five elements; the demo scene has components.
 set -uo pipefail
 check() {  # check NAME COMMAND...: runs it, prints its result line
   local name=$1; shift
