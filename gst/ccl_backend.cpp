@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "ccl_debug.h"
 #include "ccl_engine.h"
 
 #if CCL_HAVE_CUDA
 #include "ccl_cuda_context.h"
 #endif
 
-GST_DEBUG_CATEGORY_STATIC(gst_cuda_ccl_backend_debug);
 #define GST_CAT_DEFAULT gst_cuda_ccl_backend_debug
 
 using Engines = std::vector<std::unique_ptr<GstCclEngine>>;
@@ -64,11 +64,6 @@ void gst_cuda_ccl_move_to_context(GstCudaCcl* self, GstCudaContext* context) {
 #endif
 
 gboolean gst_cuda_ccl_open_backend(GstCudaCcl* self) {
-  static gsize debug_once = 0;
-  if (g_once_init_enter(&debug_once)) {
-    GST_DEBUG_CATEGORY_INIT(gst_cuda_ccl_backend_debug, "cudacclbackend", 0, "cudaccl backend choice");
-    g_once_init_leave(&debug_once, 1);
-  }
   GST_OBJECT_LOCK(self);
   const GstCudaCclBackend backend = self->backend;
   const gint device_id = self->device_id;

@@ -10,6 +10,7 @@
 #include "ccl/types.hpp"
 #include "ccl_backend.h"
 #include "ccl_caps.h"
+#include "ccl_debug.h"
 #include "ccl_frame_errors.h"
 #include "gstcclenums.h"
 #include "gstcclformats.h"
@@ -19,7 +20,6 @@
 #include "ccl_cuda_context.h"
 #endif
 
-GST_DEBUG_CATEGORY_STATIC(gst_cuda_ccl_debug);
 #define GST_CAT_DEFAULT gst_cuda_ccl_debug
 
 enum {
@@ -551,8 +551,6 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_ORDER, GstPluginAPIFlags(0));
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_BACKEND, GstPluginAPIFlags(0));
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_FOREGROUND, GstPluginAPIFlags(0));
-
-  GST_DEBUG_CATEGORY_INIT(gst_cuda_ccl_debug, "cudaccl", 0, "connected component labeling element");
 }
 
 static void gst_cuda_ccl_init(GstCudaCcl* self) {

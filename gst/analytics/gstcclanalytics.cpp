@@ -32,6 +32,7 @@
 #include "ccl/gstcclmeta.h"
 #include "ccl_analytics_frame.h"
 #include "ccl_analytics_messages.h"
+#include "ccl_debug.h"
 #include "ccl_outputs.h"
 #include "ccl_rules_json.h"
 #include "ccl_scene_meta.h"
@@ -40,7 +41,6 @@
 #include "ccl_analytics_meta.h"
 #endif
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_analytics_debug);
 #define GST_CAT_DEFAULT gst_ccl_analytics_debug
 
 enum { PROP_0, PROP_RULES, PROP_RULES_FILE, PROP_FORGET_AFTER, PROP_POST_MESSAGES, PROP_POST_FRAME_MESSAGES };
@@ -376,8 +376,6 @@ static void gst_ccl_analytics_class_init(GstCclAnalyticsClass* klass) {
   trans_class->set_caps = GST_DEBUG_FUNCPTR(gst_ccl_analytics_set_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_ccl_analytics_sink_event);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR(gst_ccl_analytics_transform_ip);
-
-  GST_DEBUG_CATEGORY_INIT(gst_ccl_analytics_debug, "cclanalytics", 0, "connected component scene analytics");
 }
 
 static void gst_ccl_analytics_init(GstCclAnalytics* self) {

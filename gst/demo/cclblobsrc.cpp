@@ -49,6 +49,7 @@
 #include "cclblobsrc.h"
 
 #include "ccl_daylight_scene.h"
+#include "ccl_debug.h"
 #include "ccl_hard_scene.h"
 #include "ccl_truth_attach.h"
 
@@ -61,7 +62,6 @@
 #include <cstdint>
 #include <vector>
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_blob_src_debug);
 #define GST_CAT_DEFAULT gst_ccl_blob_src_debug
 
 enum { PROP_0, PROP_N_BLOBS, PROP_SEED, PROP_SCENE, PROP_DRAW_OBJECTS, PROP_NOISE };
@@ -432,8 +432,6 @@ static void gst_ccl_blob_src_class_init(GstCclBlobSrcClass* klass) {
   basesrc_class->fixate = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_fixate);
   basesrc_class->start = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_start);
   pushsrc_class->create = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_create);
-
-  GST_DEBUG_CATEGORY_INIT(gst_ccl_blob_src_debug, "cclblobsrc", 0, "moving blob test source");
 }
 
 static void gst_ccl_blob_src_init(GstCclBlobSrc* self) {

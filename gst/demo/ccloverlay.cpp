@@ -42,11 +42,11 @@
 #include <vector>
 
 #include "ccl/gstcclmeta.h"
+#include "ccl_debug.h"
 #include "ccl_draw.h"
 #include "ccl_scene_draw.h"
 #include "ccl_trail.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_overlay_debug);
 #define GST_CAT_DEFAULT gst_ccl_overlay_debug
 
 enum {
@@ -380,8 +380,6 @@ static void gst_ccl_overlay_class_init(GstCclOverlayClass* klass) {
   trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_ccl_overlay_sink_event);
   filter_class->set_info = GST_DEBUG_FUNCPTR(gst_ccl_overlay_set_info);
   filter_class->transform_frame_ip = GST_DEBUG_FUNCPTR(gst_ccl_overlay_transform_frame_ip);
-
-  GST_DEBUG_CATEGORY_INIT(gst_ccl_overlay_debug, "ccloverlay", 0, "connected component overlay");
 }
 
 static void gst_ccl_overlay_init(GstCclOverlay* self) {

@@ -40,13 +40,13 @@
 #include <vector>
 
 #include "ccl/gstcclmeta.h"
+#include "ccl_debug.h"
 #include "ccl_outputs.h"
 #include "ccl_track_life_meta.h"
 #include "ccl_track_messages.h"
 #include "ccl_track_outputs.h"
 #include "tracker/tracker.hpp"
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_tracker_debug);
 #define GST_CAT_DEFAULT gst_ccl_tracker_debug
 
 enum { PROP_0, PROP_MIN_HITS, PROP_MAX_MISSES, PROP_MIN_IOU, PROP_GATE, PROP_POST_MESSAGES, PROP_POST_FRAME_MESSAGES };
@@ -294,8 +294,6 @@ static void gst_ccl_tracker_class_init(GstCclTrackerClass* klass) {
   trans_class->set_caps = GST_DEBUG_FUNCPTR(gst_ccl_tracker_set_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_ccl_tracker_sink_event);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR(gst_ccl_tracker_transform_ip);
-
-  GST_DEBUG_CATEGORY_INIT(gst_ccl_tracker_debug, "ccltracker", 0, "connected component tracker");
 }
 
 static void gst_ccl_tracker_init(GstCclTracker* self) {
