@@ -16,9 +16,10 @@
 using Engines = std::vector<std::unique_ptr<GstCclEngine>>;
 
 static void use_engines(GstCudaCcl* self, GstCudaCclActiveBackend backend, Engines engines) {
-  self->ring->set_engines(std::move(engines));
+  GstCudaCclPrivate* priv = self->priv;
+  priv->ring->set_engines(std::move(engines));
   GST_OBJECT_LOCK(self);
-  self->active_backend = backend;
+  priv->active_backend = backend;
   GST_OBJECT_UNLOCK(self);
   g_object_notify(G_OBJECT(self), "active-backend");
 }
@@ -48,26 +49,28 @@ static Engines cuda_engines(GstCudaContext* context, guint n) {
 }
 
 void gst_cuda_ccl_move_to_context(GstCudaCcl* self, GstCudaContext* context) {
+  GstCudaCclPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
-  const guint n = self->frames_in_flight;
-  const ccl::Options options = self->options;
+  const guint n = priv->frames_in_flight;
+  const ccl::Options options = priv->options;
   GST_OBJECT_UNLOCK(self);
   Engines engines = cuda_engines(context, n);
-  if (GST_VIDEO_INFO_FORMAT(&self->info) != GST_VIDEO_FORMAT_UNKNOWN)
+  if (GST_VIDEO_INFO_FORMAT(&priv->info) != GST_VIDEO_FORMAT_UNKNOWN)
     for (auto& engine : engines)
-      engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&self->info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&self->info, 0),
-                      self->system_memory, options);
-  self->ring->set_engines(std::move(engines));
+      engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&priv->info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&priv->info, 0),
+                      priv->system_memory, options);
+  priv->ring->set_engines(std::move(engines));
   gst_cuda_ccl_replace_context(self, context);
   GST_INFO_OBJECT(self, "now labelling in the upstream CUDA context %" GST_PTR_FORMAT, context);
 }
 #endif
 
 gboolean gst_cuda_ccl_open_backend(GstCudaCcl* self) {
+  GstCudaCclPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
-  const GstCudaCclBackend backend = self->backend;
-  const gint device_id = self->device_id;
-  const guint n = self->frames_in_flight;
+  const GstCudaCclBackend backend = priv->backend;
+  const gint device_id = priv->device_id;
+  const guint n = priv->frames_in_flight;
   GST_OBJECT_UNLOCK(self);
 
   if (backend == GST_CUDA_CCL_BACKEND_CPU) {

@@ -36,15 +36,16 @@ GstCudaCclStream::~GstCudaCclStream() {
 }
 
 GstCudaContext* gst_cuda_ccl_ensure_context(GstCudaCcl* self, gint device_id, std::string* why) {
+  GstCudaCclPrivate* priv = self->priv;
   if (!gst_cuda_load_library()) {
     *why = "the CUDA driver library (libcuda) could not be loaded";
     return nullptr;
   }
   if (!ccl::cuda_device_usable(why)) return nullptr;
-  // Held across the search: it writes self->context directly and through set_context.
-  g_rec_mutex_lock(&self->context_lock);
-  const gboolean found = gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context);
-  g_rec_mutex_unlock(&self->context_lock);
+  // Held across the search: it writes priv->context directly and through set_context.
+  g_rec_mutex_lock(&priv->context_lock);
+  const gboolean found = gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &priv->context);
+  g_rec_mutex_unlock(&priv->context_lock);
   if (!found) {
     *why = device_id < 0 ? std::string("no CUDA context could be created")
                          : "no CUDA context could be created on device " + std::to_string(device_id);
@@ -54,37 +55,41 @@ GstCudaContext* gst_cuda_ccl_ensure_context(GstCudaCcl* self, gint device_id, st
 }
 
 GstCudaContext* gst_cuda_ccl_ref_context(GstCudaCcl* self) {
-  g_rec_mutex_lock(&self->context_lock);
-  GstCudaContext* context = self->context ? static_cast<GstCudaContext*>(gst_object_ref(self->context)) : nullptr;
-  g_rec_mutex_unlock(&self->context_lock);
+  GstCudaCclPrivate* priv = self->priv;
+  g_rec_mutex_lock(&priv->context_lock);
+  GstCudaContext* context = priv->context ? static_cast<GstCudaContext*>(gst_object_ref(priv->context)) : nullptr;
+  g_rec_mutex_unlock(&priv->context_lock);
   return context;
 }
 
 void gst_cuda_ccl_replace_context(GstCudaCcl* self, GstCudaContext* context) {
-  g_rec_mutex_lock(&self->context_lock);
-  GstCudaContext* old = self->context;
-  self->context = context ? static_cast<GstCudaContext*>(gst_object_ref(context)) : nullptr;
-  g_rec_mutex_unlock(&self->context_lock);
+  GstCudaCclPrivate* priv = self->priv;
+  g_rec_mutex_lock(&priv->context_lock);
+  GstCudaContext* old = priv->context;
+  priv->context = context ? static_cast<GstCudaContext*>(gst_object_ref(context)) : nullptr;
+  g_rec_mutex_unlock(&priv->context_lock);
   if (old) gst_object_unref(old);  // outside the lock: the last unref destroys the CUDA context
 }
 
 GstCudaContext* gst_cuda_ccl_foreign_context(GstCudaCcl* self, GstBuffer* buffer) {
+  GstCudaCclPrivate* priv = self->priv;
   GstMemory* memory = gst_buffer_peek_memory(buffer, 0);
   if (!gst_is_cuda_memory(memory)) return nullptr;
   GstCudaContext* context = GST_CUDA_MEMORY_CAST(memory)->context;
-  g_rec_mutex_lock(&self->context_lock);
-  const bool ours = context == self->context;
-  g_rec_mutex_unlock(&self->context_lock);
+  g_rec_mutex_lock(&priv->context_lock);
+  const bool ours = context == priv->context;
+  g_rec_mutex_unlock(&priv->context_lock);
   return ours ? nullptr : static_cast<GstCudaContext*>(gst_object_ref(context));
 }
 
 void gst_cuda_ccl_handle_set_context(GstCudaCcl* self, GstContext* context) {
+  GstCudaCclPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
-  const gint device_id = self->device_id;
+  const gint device_id = priv->device_id;
   GST_OBJECT_UNLOCK(self);
-  g_rec_mutex_lock(&self->context_lock);
-  gst_cuda_handle_set_context(GST_ELEMENT(self), context, device_id, &self->context);
-  g_rec_mutex_unlock(&self->context_lock);
+  g_rec_mutex_lock(&priv->context_lock);
+  gst_cuda_handle_set_context(GST_ELEMENT(self), context, device_id, &priv->context);
+  g_rec_mutex_unlock(&priv->context_lock);
 }
 
 gboolean gst_cuda_ccl_handle_context_query(GstCudaCcl* self, GstQuery* query) {
