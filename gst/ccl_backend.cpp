@@ -60,7 +60,7 @@ void gst_cuda_ccl_move_to_context(GstCudaCcl* self, GstCudaContext* context) {
       engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&priv->info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&priv->info, 0),
                       priv->system_memory, options);
   priv->ring->set_engines(std::move(engines));
-  gst_cuda_ccl_replace_context(self, context);
+  priv->cuda_context.replace(context);
   GST_INFO_OBJECT(self, "now labelling in the upstream CUDA context %" GST_PTR_FORMAT, context);
 }
 #endif
@@ -81,7 +81,7 @@ gboolean gst_cuda_ccl_open_backend(GstCudaCcl* self) {
 
   std::string why = "the plugin was built without CUDA support";
 #if CCL_HAVE_CUDA
-  if (GstCudaContext* context = gst_cuda_ccl_ensure_context(self, device_id, &why)) {
+  if (GstCudaContext* context = priv->cuda_context.ensure(GST_ELEMENT(self), device_id, &why)) {
     try {
       use_engines(self, GST_CUDA_CCL_ACTIVE_CUDA, cuda_engines(context, n));
       GST_INFO_OBJECT(self, "using the CUDA backend on %" GST_PTR_FORMAT, context);
@@ -109,6 +109,6 @@ gboolean gst_cuda_ccl_open_backend(GstCudaCcl* self) {
 void gst_cuda_ccl_close_backend(GstCudaCcl* self) {
   use_engines(self, GST_CUDA_CCL_ACTIVE_NONE, {});
 #if CCL_HAVE_CUDA
-  gst_cuda_ccl_replace_context(self, nullptr);
+  self->priv->cuda_context.replace(nullptr);
 #endif
 }

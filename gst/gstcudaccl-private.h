@@ -13,15 +13,12 @@
 #include "gstcudaccl.h"
 
 #if CCL_HAVE_CUDA
-#include <gst/cuda/gstcudacontext.h>
+#include "ccl_cuda_context.h"
 #endif
 
 // The element's state: constructed in the GObject private area by instance_init, destroyed in finalize.
 struct GstCudaCclPrivate {
   explicit GstCudaCclPrivate(GstBaseTransform* trans);
-  ~GstCudaCclPrivate();
-  GstCudaCclPrivate(const GstCudaCclPrivate&) = delete;
-  GstCudaCclPrivate& operator=(const GstCudaCclPrivate&) = delete;
 
   // Properties, guarded by the object lock; read once per frame (instance_init sets their defaults).
   ccl::Options options;
@@ -39,14 +36,12 @@ struct GstCudaCclPrivate {
   GstCudaCclActiveBackend active_backend{};  // read under the object lock
   GstVideoInfo info;
   gboolean system_memory{};               // the negotiated caps carry system memory
+#if CCL_HAVE_CUDA
+  GstCudaCclSharedContext cuda_context;  // declared before the ring: the engines go first
+#endif
   std::unique_ptr<GstCclFrameRing> ring;  // the frames in flight and their engines
   GstFlowReturn held_flow{};              // a frame pushed at an event or query failed: upstream hears it next
   guint64 frames{};                       // frames labeled since start, so errors can say which one failed
-#if CCL_HAVE_CUDA
-  // Guards `context`; recursive because gst_cuda_ensure_element_context calls set_context.
-  GRecMutex context_lock;
-  GstCudaContext* context = nullptr;  // a reference, dropped after the ring's engines
-#endif
 };
 
 struct _GstCudaCcl {

@@ -272,7 +272,7 @@ static GstCclFrameSettings gst_cuda_ccl_frame_settings(GstCudaCcl* self) {
 static GstFlowReturn gst_cuda_ccl_follow_upstream_context(GstCudaCcl* self, GstBuffer* buffer) {
   GstCudaCclPrivate* priv = self->priv;
   if (priv->active_backend != GST_CUDA_CCL_ACTIVE_CUDA) return GST_FLOW_OK;
-  GstCudaContext* upstream = gst_cuda_ccl_foreign_context(self, buffer);
+  GstCudaContext* upstream = priv->cuda_context.foreign(buffer);
   if (!upstream) return GST_FLOW_OK;
   GstFlowReturn flow = gst_cuda_ccl_drain(self);  // the frames in flight finish on the old engines
   if (flow == GST_FLOW_OK || flow == GST_FLOW_NOT_LINKED) {
@@ -367,7 +367,8 @@ static void gst_cuda_ccl_add_latency(GstCudaCcl* self, GstQuery* query) {
 static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
 #if CCL_HAVE_CUDA
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT && gst_cuda_ccl_handle_context_query(self, query)) return TRUE;
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT && self->priv->cuda_context.handle_query(GST_ELEMENT(self), query))
+    return TRUE;
 #endif
   // A serialized query (allocation, drain) comes after the frames before it, as events do.
   if (direction == GST_PAD_SINK && GST_QUERY_IS_SERIALIZED(query)) gst_cuda_ccl_drain(self);
@@ -379,7 +380,11 @@ static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection dire
 
 #if CCL_HAVE_CUDA
 static void gst_cuda_ccl_set_context(GstElement* element, GstContext* context) {
-  gst_cuda_ccl_handle_set_context(GST_CUDA_CCL(element), context);
+  GstCudaCcl* self = GST_CUDA_CCL(element);
+  GST_OBJECT_LOCK(self);
+  const gint device_id = self->priv->device_id;
+  GST_OBJECT_UNLOCK(self);
+  self->priv->cuda_context.handle_set_context(element, context, device_id);
   GST_ELEMENT_CLASS(gst_cuda_ccl_parent_class)->set_context(element, context);
 }
 #endif
@@ -566,17 +571,6 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
 
 GstCudaCclPrivate::GstCudaCclPrivate(GstBaseTransform* trans) : ring(std::make_unique<GstCclFrameRing>(trans)) {
   gst_video_info_init(&info);
-#if CCL_HAVE_CUDA
-  g_rec_mutex_init(&context_lock);
-#endif
-}
-
-GstCudaCclPrivate::~GstCudaCclPrivate() {
-  ring.reset();  // its engines first, then the context they labelled in
-#if CCL_HAVE_CUDA
-  gst_clear_object(&context);
-  g_rec_mutex_clear(&context_lock);
-#endif
 }
 
 static void gst_cuda_ccl_init(GstCudaCcl* self) {
