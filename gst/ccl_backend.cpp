@@ -4,21 +4,22 @@
 #include <string>
 #include <vector>
 
+#include "ccl_debug.h"
 #include "ccl_engine.h"
 
 #if CCL_HAVE_CUDA
 #include "ccl_cuda_context.h"
 #endif
 
-GST_DEBUG_CATEGORY_STATIC(gst_cuda_ccl_backend_debug);
 #define GST_CAT_DEFAULT gst_cuda_ccl_backend_debug
 
 using Engines = std::vector<std::unique_ptr<GstCclEngine>>;
 
 static void use_engines(GstCudaCcl* self, GstCudaCclActiveBackend backend, Engines engines) {
-  self->ring->set_engines(std::move(engines));
+  GstCudaCclPrivate* priv = self->priv;
+  priv->ring->set_engines(std::move(engines));
   GST_OBJECT_LOCK(self);
-  self->active_backend = backend;
+  priv->active_backend = backend;
   GST_OBJECT_UNLOCK(self);
   g_object_notify(G_OBJECT(self), "active-backend");
 }
@@ -48,31 +49,28 @@ static Engines cuda_engines(GstCudaContext* context, guint n) {
 }
 
 void gst_cuda_ccl_move_to_context(GstCudaCcl* self, GstCudaContext* context) {
+  GstCudaCclPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
-  const guint n = self->frames_in_flight;
-  const ccl::Options options = self->options;
+  const guint n = priv->frames_in_flight;
+  const ccl::Options options = priv->options;
   GST_OBJECT_UNLOCK(self);
   Engines engines = cuda_engines(context, n);
-  if (GST_VIDEO_INFO_FORMAT(&self->info) != GST_VIDEO_FORMAT_UNKNOWN)
+  if (GST_VIDEO_INFO_FORMAT(&priv->info) != GST_VIDEO_FORMAT_UNKNOWN)
     for (auto& engine : engines)
-      engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&self->info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&self->info, 0),
-                      self->system_memory, options);
-  self->ring->set_engines(std::move(engines));
-  gst_cuda_ccl_replace_context(self, context);
+      engine->reserve(GST_VIDEO_INFO_COMP_WIDTH(&priv->info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&priv->info, 0),
+                      priv->system_memory, options);
+  priv->ring->set_engines(std::move(engines));
+  priv->cuda_context.replace(context);
   GST_INFO_OBJECT(self, "now labelling in the upstream CUDA context %" GST_PTR_FORMAT, context);
 }
 #endif
 
 gboolean gst_cuda_ccl_open_backend(GstCudaCcl* self) {
-  static gsize debug_once = 0;
-  if (g_once_init_enter(&debug_once)) {
-    GST_DEBUG_CATEGORY_INIT(gst_cuda_ccl_backend_debug, "cudacclbackend", 0, "cudaccl backend choice");
-    g_once_init_leave(&debug_once, 1);
-  }
+  GstCudaCclPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
-  const GstCudaCclBackend backend = self->backend;
-  const gint device_id = self->device_id;
-  const guint n = self->frames_in_flight;
+  const GstCudaCclBackend backend = priv->backend;
+  const gint device_id = priv->device_id;
+  const guint n = priv->frames_in_flight;
   GST_OBJECT_UNLOCK(self);
 
   if (backend == GST_CUDA_CCL_BACKEND_CPU) {
@@ -83,7 +81,7 @@ gboolean gst_cuda_ccl_open_backend(GstCudaCcl* self) {
 
   std::string why = "the plugin was built without CUDA support";
 #if CCL_HAVE_CUDA
-  if (GstCudaContext* context = gst_cuda_ccl_ensure_context(self, device_id, &why)) {
+  if (GstCudaContext* context = priv->cuda_context.ensure(GST_ELEMENT(self), device_id, &why)) {
     try {
       use_engines(self, GST_CUDA_CCL_ACTIVE_CUDA, cuda_engines(context, n));
       GST_INFO_OBJECT(self, "using the CUDA backend on %" GST_PTR_FORMAT, context);
@@ -111,6 +109,6 @@ gboolean gst_cuda_ccl_open_backend(GstCudaCcl* self) {
 void gst_cuda_ccl_close_backend(GstCudaCcl* self) {
   use_engines(self, GST_CUDA_CCL_ACTIVE_NONE, {});
 #if CCL_HAVE_CUDA
-  gst_cuda_ccl_replace_context(self, nullptr);
+  self->priv->cuda_context.replace(nullptr);
 #endif
 }

@@ -5,7 +5,6 @@
 
 #include "ccl/cuda_analyzer.hpp"
 #include "ccl/types.hpp"
-#include "gstcudaccl-private.h"
 
 GstCudaCclContextScope::GstCudaCclContextScope(GstCudaContext* context) {
   if (!gst_cuda_context_push(context))
@@ -35,62 +34,64 @@ GstCudaCclStream::~GstCudaCclStream() {
   gst_object_unref(context_);
 }
 
-GstCudaContext* gst_cuda_ccl_ensure_context(GstCudaCcl* self, gint device_id, std::string* why) {
+GstCudaCclSharedContext::~GstCudaCclSharedContext() {
+  gst_clear_object(&context_);
+  g_rec_mutex_clear(&lock_);
+}
+
+GstCudaContext* GstCudaCclSharedContext::ensure(GstElement* element, gint device_id, std::string* why) {
   if (!gst_cuda_load_library()) {
     *why = "the CUDA driver library (libcuda) could not be loaded";
     return nullptr;
   }
   if (!ccl::cuda_device_usable(why)) return nullptr;
-  // Held across the search: it writes self->context directly and through set_context.
-  g_rec_mutex_lock(&self->context_lock);
-  const gboolean found = gst_cuda_ensure_element_context(GST_ELEMENT(self), device_id, &self->context);
-  g_rec_mutex_unlock(&self->context_lock);
+  // Held across the search: it writes context_ directly and through set_context.
+  g_rec_mutex_lock(&lock_);
+  const gboolean found = gst_cuda_ensure_element_context(element, device_id, &context_);
+  g_rec_mutex_unlock(&lock_);
   if (!found) {
     *why = device_id < 0 ? std::string("no CUDA context could be created")
                          : "no CUDA context could be created on device " + std::to_string(device_id);
     return nullptr;
   }
-  return gst_cuda_ccl_ref_context(self);
+  return ref();
 }
 
-GstCudaContext* gst_cuda_ccl_ref_context(GstCudaCcl* self) {
-  g_rec_mutex_lock(&self->context_lock);
-  GstCudaContext* context = self->context ? static_cast<GstCudaContext*>(gst_object_ref(self->context)) : nullptr;
-  g_rec_mutex_unlock(&self->context_lock);
+GstCudaContext* GstCudaCclSharedContext::ref() {
+  g_rec_mutex_lock(&lock_);
+  GstCudaContext* context = context_ ? static_cast<GstCudaContext*>(gst_object_ref(context_)) : nullptr;
+  g_rec_mutex_unlock(&lock_);
   return context;
 }
 
-void gst_cuda_ccl_replace_context(GstCudaCcl* self, GstCudaContext* context) {
-  g_rec_mutex_lock(&self->context_lock);
-  GstCudaContext* old = self->context;
-  self->context = context ? static_cast<GstCudaContext*>(gst_object_ref(context)) : nullptr;
-  g_rec_mutex_unlock(&self->context_lock);
+void GstCudaCclSharedContext::replace(GstCudaContext* context) {
+  g_rec_mutex_lock(&lock_);
+  GstCudaContext* old = context_;
+  context_ = context ? static_cast<GstCudaContext*>(gst_object_ref(context)) : nullptr;
+  g_rec_mutex_unlock(&lock_);
   if (old) gst_object_unref(old);  // outside the lock: the last unref destroys the CUDA context
 }
 
-GstCudaContext* gst_cuda_ccl_foreign_context(GstCudaCcl* self, GstBuffer* buffer) {
+GstCudaContext* GstCudaCclSharedContext::foreign(GstBuffer* buffer) {
   GstMemory* memory = gst_buffer_peek_memory(buffer, 0);
   if (!gst_is_cuda_memory(memory)) return nullptr;
   GstCudaContext* context = GST_CUDA_MEMORY_CAST(memory)->context;
-  g_rec_mutex_lock(&self->context_lock);
-  const bool ours = context == self->context;
-  g_rec_mutex_unlock(&self->context_lock);
+  g_rec_mutex_lock(&lock_);
+  const bool ours = context == context_;
+  g_rec_mutex_unlock(&lock_);
   return ours ? nullptr : static_cast<GstCudaContext*>(gst_object_ref(context));
 }
 
-void gst_cuda_ccl_handle_set_context(GstCudaCcl* self, GstContext* context) {
-  GST_OBJECT_LOCK(self);
-  const gint device_id = self->device_id;
-  GST_OBJECT_UNLOCK(self);
-  g_rec_mutex_lock(&self->context_lock);
-  gst_cuda_handle_set_context(GST_ELEMENT(self), context, device_id, &self->context);
-  g_rec_mutex_unlock(&self->context_lock);
+void GstCudaCclSharedContext::handle_set_context(GstElement* element, GstContext* context, gint device_id) {
+  g_rec_mutex_lock(&lock_);
+  gst_cuda_handle_set_context(element, context, device_id, &context_);
+  g_rec_mutex_unlock(&lock_);
 }
 
-gboolean gst_cuda_ccl_handle_context_query(GstCudaCcl* self, GstQuery* query) {
+gboolean GstCudaCclSharedContext::handle_query(GstElement* element, GstQuery* query) {
   // The streaming thread may replace the context while another thread queries.
-  GstCudaContext* context = gst_cuda_ccl_ref_context(self);
-  const gboolean answered = gst_cuda_handle_context_query(GST_ELEMENT(self), query, context);
+  GstCudaContext* context = ref();
+  const gboolean answered = gst_cuda_handle_context_query(element, query, context);
   gst_clear_object(&context);
   return answered;
 }

@@ -8,8 +8,6 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
 
-typedef struct _GstCudaCcl GstCudaCcl;
-
 // Makes `context` current for the scope; every CUDA call happens inside one. Throws ccl::Error.
 class GstCudaCclContextScope {
  public:
@@ -34,18 +32,29 @@ class GstCudaCclStream {
   CUstream stream_ = nullptr;
 };
 
-// The context the element shares (a new reference), found or created on `device_id`; nullptr with
-// `why` in words for the user.
-GstCudaContext* gst_cuda_ccl_ensure_context(GstCudaCcl* self, gint device_id, std::string* why);
+// The context an element shares with its neighbours (set_context, context queries) and the lock
+// that guards it; it holds one reference, dropped when it is destroyed.
+class GstCudaCclSharedContext {
+ public:
+  GstCudaCclSharedContext() { g_rec_mutex_init(&lock_); }
+  ~GstCudaCclSharedContext();
+  GstCudaCclSharedContext(const GstCudaCclSharedContext&) = delete;
+  GstCudaCclSharedContext& operator=(const GstCudaCclSharedContext&) = delete;
 
-// The context the element shares now (a new reference), or nullptr.
-GstCudaContext* gst_cuda_ccl_ref_context(GstCudaCcl* self);
+  // The context `element` shares (a new reference), found or created on `device_id`; nullptr with
+  // `why` in words for the user.
+  GstCudaContext* ensure(GstElement* element, gint device_id, std::string* why);
+  // The context shared now (a new reference), or nullptr.
+  GstCudaContext* ref();
+  // Makes `context` (or none) the one context queries answer with.
+  void replace(GstCudaContext* context);
+  // The context of `buffer`'s CUDA memory when it is not the shared one (a new reference), else nullptr.
+  GstCudaContext* foreign(GstBuffer* buffer);
+  // GstElement.set_context and the context query of `element`.
+  void handle_set_context(GstElement* element, GstContext* context, gint device_id);
+  gboolean handle_query(GstElement* element, GstQuery* query);
 
-// Makes `context` (or none) the one context queries answer with.
-void gst_cuda_ccl_replace_context(GstCudaCcl* self, GstCudaContext* context);
-
-// The context of `buffer`'s CUDA memory when it is not the element's (a new reference), else nullptr.
-GstCudaContext* gst_cuda_ccl_foreign_context(GstCudaCcl* self, GstBuffer* buffer);
-
-void gst_cuda_ccl_handle_set_context(GstCudaCcl* self, GstContext* context);
-gboolean gst_cuda_ccl_handle_context_query(GstCudaCcl* self, GstQuery* query);
+ private:
+  GRecMutex lock_;  // recursive because gst_cuda_ensure_element_context calls set_context
+  GstCudaContext* context_ = nullptr;
+};

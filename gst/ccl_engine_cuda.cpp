@@ -1,9 +1,9 @@
 #include <gst/cuda/gstcudamemory.h>
 
 #include "ccl/cuda_analyzer.hpp"
+#include "ccl_debug.h"
 #include "ccl_engine.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_engine_cuda_debug);
 #define GST_CAT_DEFAULT gst_ccl_engine_cuda_debug
 
 namespace {
@@ -97,10 +97,5 @@ std::shared_ptr<ccl::BackgroundModel> gst_ccl_background_model_new_cuda(GstCudaC
 
 std::unique_ptr<GstCclEngine> gst_ccl_engine_new_cuda(std::unique_ptr<GstCudaCclStream> stream,
                                                       std::shared_ptr<ccl::BackgroundModel> model) {
-  static gsize debug_once = 0;
-  if (g_once_init_enter(&debug_once)) {
-    GST_DEBUG_CATEGORY_INIT(gst_ccl_engine_cuda_debug, "cudacclengine", 0, "cudaccl CUDA engine");
-    g_once_init_leave(&debug_once, 1);
-  }
   return std::make_unique<CudaEngine>(std::move(stream), std::move(model));
 }

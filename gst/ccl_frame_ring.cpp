@@ -2,10 +2,10 @@
 
 #include <utility>
 
+#include "ccl_debug.h"
 #include "ccl_frame_errors.h"
 #include "ccl_outputs.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_frame_ring_debug);
 #define GST_CAT_DEFAULT gst_ccl_frame_ring_debug
 
 bool gst_ccl_is_empty_gap(GstBuffer* buffer) {
@@ -13,11 +13,6 @@ bool gst_ccl_is_empty_gap(GstBuffer* buffer) {
 }
 
 void GstCclFrameRing::set_engines(std::vector<std::unique_ptr<GstCclEngine>> engines) {
-  static gsize debug_once = 0;
-  if (g_once_init_enter(&debug_once)) {
-    GST_DEBUG_CATEGORY_INIT(gst_ccl_frame_ring_debug, "cudacclring", 0, "cudaccl frames in flight");
-    g_once_init_leave(&debug_once, 1);
-  }
   drop_all();
   slots_ = std::vector<Slot>(engines.size());
   for (std::size_t i = 0; i < engines.size(); ++i) slots_[i].engine = std::move(engines[i]);

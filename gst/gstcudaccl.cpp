@@ -2,6 +2,8 @@
 
 #include <config.h>
 
+#include <new>
+#include <string>
 #include <utility>
 
 #include <gst/video/video.h>
@@ -10,6 +12,7 @@
 #include "ccl/types.hpp"
 #include "ccl_backend.h"
 #include "ccl_caps.h"
+#include "ccl_debug.h"
 #include "ccl_frame_errors.h"
 #include "gstcclenums.h"
 #include "gstcclformats.h"
@@ -19,7 +22,6 @@
 #include "ccl_cuda_context.h"
 #endif
 
-GST_DEBUG_CATEGORY_STATIC(gst_cuda_ccl_debug);
 #define GST_CAT_DEFAULT gst_cuda_ccl_debug
 
 enum {
@@ -56,7 +58,8 @@ enum {
 #define DEFAULT_FRAMES_IN_FLIGHT 1
 #define MAX_FRAMES_IN_FLIGHT 8
 
-G_DEFINE_TYPE(GstCudaCcl, gst_cuda_ccl, GST_TYPE_BASE_TRANSFORM);
+G_DEFINE_TYPE_WITH_PRIVATE(GstCudaCcl, gst_cuda_ccl, GST_TYPE_BASE_TRANSFORM);
+static_assert(alignof(GstCudaCclPrivate) <= 2 * sizeof(gsize), "GObject aligns private data to 2 gsize");
 GST_ELEMENT_REGISTER_DEFINE(cudaccl, "cudaccl", GST_RANK_NONE, GST_TYPE_CUDA_CCL);
 
 static GstStaticPadTemplate sink_template =
@@ -66,34 +69,35 @@ static GstStaticPadTemplate src_template =
 
 static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
   GstCudaCcl* self = GST_CUDA_CCL(object);
+  GstCudaCclPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
-    case PROP_CONNECTIVITY: self->options.connectivity = g_value_get_enum(value); break;
-    case PROP_THRESHOLD: self->options.threshold = std::uint8_t(g_value_get_uint(value)); break;
-    case PROP_MIN_AREA: self->options.min_area = g_value_get_uint(value); break;
-    case PROP_MAX_AREA: self->options.max_area = g_value_get_uint(value); break;
-    case PROP_MAX_OBJECTS: self->options.max_objects = g_value_get_uint(value); break;
+    case PROP_CONNECTIVITY: priv->options.connectivity = g_value_get_enum(value); break;
+    case PROP_THRESHOLD: priv->options.threshold = std::uint8_t(g_value_get_uint(value)); break;
+    case PROP_MIN_AREA: priv->options.min_area = g_value_get_uint(value); break;
+    case PROP_MAX_AREA: priv->options.max_area = g_value_get_uint(value); break;
+    case PROP_MAX_OBJECTS: priv->options.max_objects = g_value_get_uint(value); break;
     case PROP_ALGORITHM:
-      self->options.algorithm = ccl::Algorithm(g_value_get_enum(value));
-      self->gpu_only_logged = FALSE;
+      priv->options.algorithm = ccl::Algorithm(g_value_get_enum(value));
+      priv->gpu_only_logged = FALSE;
       break;
     case PROP_ANALYSIS:
-      self->options.analysis = ccl::Analysis(g_value_get_enum(value));
-      self->gpu_only_logged = FALSE;
+      priv->options.analysis = ccl::Analysis(g_value_get_enum(value));
+      priv->gpu_only_logged = FALSE;
       break;
-    case PROP_ORDER: self->options.order = ccl::Order(g_value_get_enum(value)); break;
-    case PROP_BACKEND: self->backend = GstCudaCclBackend(g_value_get_enum(value)); break;
-    case PROP_CUDA_DEVICE_ID: self->device_id = g_value_get_int(value); break;
-    case PROP_ATTACH_ROI_META: self->attach_roi_meta = g_value_get_boolean(value); break;
-    case PROP_ATTACH_ANALYTICS_META: self->attach_analytics_meta = g_value_get_boolean(value); break;
-    case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean(value); break;
-    case PROP_FRAMES_IN_FLIGHT: self->frames_in_flight = g_value_get_uint(value); break;
-    case PROP_FOREGROUND: self->options.foreground = ccl::Foreground(g_value_get_enum(value)); break;
-    case PROP_MOTION_FACTOR: self->options.motion_factor = std::uint8_t(g_value_get_uint(value)); break;
-    case PROP_OPEN: self->options.open_radius = int(g_value_get_uint(value)); break;
-    case PROP_CLOSE: self->options.close_radius = int(g_value_get_uint(value)); break;
-    case PROP_ABSORB_FRAMES: self->options.absorb_frames = int(g_value_get_uint(value)); break;
-    case PROP_SHOW_MASK: self->show_mask = g_value_get_boolean(value); break;
+    case PROP_ORDER: priv->options.order = ccl::Order(g_value_get_enum(value)); break;
+    case PROP_BACKEND: priv->backend = GstCudaCclBackend(g_value_get_enum(value)); break;
+    case PROP_CUDA_DEVICE_ID: priv->device_id = g_value_get_int(value); break;
+    case PROP_ATTACH_ROI_META: priv->attach_roi_meta = g_value_get_boolean(value); break;
+    case PROP_ATTACH_ANALYTICS_META: priv->attach_analytics_meta = g_value_get_boolean(value); break;
+    case PROP_POST_MESSAGES: priv->post_messages = g_value_get_boolean(value); break;
+    case PROP_FRAMES_IN_FLIGHT: priv->frames_in_flight = g_value_get_uint(value); break;
+    case PROP_FOREGROUND: priv->options.foreground = ccl::Foreground(g_value_get_enum(value)); break;
+    case PROP_MOTION_FACTOR: priv->options.motion_factor = std::uint8_t(g_value_get_uint(value)); break;
+    case PROP_OPEN: priv->options.open_radius = int(g_value_get_uint(value)); break;
+    case PROP_CLOSE: priv->options.close_radius = int(g_value_get_uint(value)); break;
+    case PROP_ABSORB_FRAMES: priv->options.absorb_frames = int(g_value_get_uint(value)); break;
+    case PROP_SHOW_MASK: priv->show_mask = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -101,29 +105,30 @@ static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GVal
 
 static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
   GstCudaCcl* self = GST_CUDA_CCL(object);
+  GstCudaCclPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
-    case PROP_CONNECTIVITY: g_value_set_enum(value, self->options.connectivity); break;
-    case PROP_THRESHOLD: g_value_set_uint(value, self->options.threshold); break;
-    case PROP_MIN_AREA: g_value_set_uint(value, self->options.min_area); break;
-    case PROP_MAX_AREA: g_value_set_uint(value, self->options.max_area); break;
-    case PROP_MAX_OBJECTS: g_value_set_uint(value, self->options.max_objects); break;
-    case PROP_ALGORITHM: g_value_set_enum(value, int(self->options.algorithm)); break;
-    case PROP_ANALYSIS: g_value_set_enum(value, int(self->options.analysis)); break;
-    case PROP_ORDER: g_value_set_enum(value, int(self->options.order)); break;
-    case PROP_BACKEND: g_value_set_enum(value, self->backend); break;
-    case PROP_CUDA_DEVICE_ID: g_value_set_int(value, self->device_id); break;
-    case PROP_ATTACH_ROI_META: g_value_set_boolean(value, self->attach_roi_meta); break;
-    case PROP_ATTACH_ANALYTICS_META: g_value_set_boolean(value, self->attach_analytics_meta); break;
-    case PROP_POST_MESSAGES: g_value_set_boolean(value, self->post_messages); break;
-    case PROP_FRAMES_IN_FLIGHT: g_value_set_uint(value, self->frames_in_flight); break;
-    case PROP_ACTIVE_BACKEND: g_value_set_string(value, gst_cuda_ccl_active_backend_name(self->active_backend)); break;
-    case PROP_FOREGROUND: g_value_set_enum(value, int(self->options.foreground)); break;
-    case PROP_MOTION_FACTOR: g_value_set_uint(value, self->options.motion_factor); break;
-    case PROP_OPEN: g_value_set_uint(value, guint(self->options.open_radius)); break;
-    case PROP_CLOSE: g_value_set_uint(value, guint(self->options.close_radius)); break;
-    case PROP_ABSORB_FRAMES: g_value_set_uint(value, guint(self->options.absorb_frames)); break;
-    case PROP_SHOW_MASK: g_value_set_boolean(value, self->show_mask); break;
+    case PROP_CONNECTIVITY: g_value_set_enum(value, priv->options.connectivity); break;
+    case PROP_THRESHOLD: g_value_set_uint(value, priv->options.threshold); break;
+    case PROP_MIN_AREA: g_value_set_uint(value, priv->options.min_area); break;
+    case PROP_MAX_AREA: g_value_set_uint(value, priv->options.max_area); break;
+    case PROP_MAX_OBJECTS: g_value_set_uint(value, priv->options.max_objects); break;
+    case PROP_ALGORITHM: g_value_set_enum(value, int(priv->options.algorithm)); break;
+    case PROP_ANALYSIS: g_value_set_enum(value, int(priv->options.analysis)); break;
+    case PROP_ORDER: g_value_set_enum(value, int(priv->options.order)); break;
+    case PROP_BACKEND: g_value_set_enum(value, priv->backend); break;
+    case PROP_CUDA_DEVICE_ID: g_value_set_int(value, priv->device_id); break;
+    case PROP_ATTACH_ROI_META: g_value_set_boolean(value, priv->attach_roi_meta); break;
+    case PROP_ATTACH_ANALYTICS_META: g_value_set_boolean(value, priv->attach_analytics_meta); break;
+    case PROP_POST_MESSAGES: g_value_set_boolean(value, priv->post_messages); break;
+    case PROP_FRAMES_IN_FLIGHT: g_value_set_uint(value, priv->frames_in_flight); break;
+    case PROP_ACTIVE_BACKEND: g_value_set_string(value, gst_cuda_ccl_active_backend_name(priv->active_backend)); break;
+    case PROP_FOREGROUND: g_value_set_enum(value, int(priv->options.foreground)); break;
+    case PROP_MOTION_FACTOR: g_value_set_uint(value, priv->options.motion_factor); break;
+    case PROP_OPEN: g_value_set_uint(value, guint(priv->options.open_radius)); break;
+    case PROP_CLOSE: g_value_set_uint(value, guint(priv->options.close_radius)); break;
+    case PROP_ABSORB_FRAMES: g_value_set_uint(value, guint(priv->options.absorb_frames)); break;
+    case PROP_SHOW_MASK: g_value_set_boolean(value, priv->show_mask); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -132,41 +137,46 @@ static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* va
 
 static gboolean gst_cuda_ccl_start(GstBaseTransform* trans) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
-  self->frames = 0;
-  self->held_flow = GST_FLOW_OK;
+  GstCudaCclPrivate* priv = self->priv;
+  priv->frames = 0;
+  priv->held_flow = GST_FLOW_OK;
   return gst_cuda_ccl_open_backend(self);
 }
 
 static gboolean gst_cuda_ccl_stop(GstBaseTransform* trans) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
-  self->ring->drop_all();  // the pads are flushing: frames not pushed yet are dropped
+  GstCudaCclPrivate* priv = self->priv;
+  priv->ring->drop_all();  // the pads are flushing: frames not pushed yet are dropped
   gst_cuda_ccl_close_backend(self);
-  gst_video_info_init(&self->info);
+  gst_video_info_init(&priv->info);
   return TRUE;
 }
 
 // Pushes every frame in flight, in order; a flow that ends the stream is told upstream with the
 // next frame (a branch unlinked for a moment is not).
 static GstFlowReturn gst_cuda_ccl_drain(GstCudaCcl* self) {
-  const GstFlowReturn flow = self->ring->drain(self->info, GST_BASE_TRANSFORM_SRC_PAD(self));
-  if (flow != GST_FLOW_OK && flow != GST_FLOW_NOT_LINKED && self->held_flow == GST_FLOW_OK) self->held_flow = flow;
+  GstCudaCclPrivate* priv = self->priv;
+  const GstFlowReturn flow = priv->ring->drain(priv->info, GST_BASE_TRANSFORM_SRC_PAD(self));
+  if (flow != GST_FLOW_OK && flow != GST_FLOW_NOT_LINKED && priv->held_flow == GST_FLOW_OK) priv->held_flow = flow;
   return flow;
 }
 
 static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps*) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
+  GstCudaCclPrivate* priv = self->priv;
   GstVideoInfo info;
   if (!gst_video_info_from_caps(&info, incaps)) {
     GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
   GST_OBJECT_LOCK(self);
-  const ccl::Options options = ccl::adaptive_recipe(self->options);  // a variant's arrays too; a later change allocates once
+  // A variant's arrays too; a later change allocates once.
+  const ccl::Options options = ccl::adaptive_recipe(priv->options);
   GST_OBJECT_UNLOCK(self);
   gst_cuda_ccl_drain(self);  // no frame of the old caps is still labelled
   const bool system_memory = !gst_cuda_ccl_is_cuda_memory(gst_caps_get_features(incaps, 0));
   try {
-    self->ring->reserve(GST_VIDEO_INFO_COMP_WIDTH(&info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&info, 0), system_memory,
+    priv->ring->reserve(GST_VIDEO_INFO_COMP_WIDTH(&info, 0), GST_VIDEO_INFO_COMP_HEIGHT(&info, 0), system_memory,
                         options);
   } catch (...) {
     gst_cuda_ccl_post_error(GST_ELEMENT(self), std::current_exception(), info, 0);
@@ -175,16 +185,16 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
   // Only accepted caps replace the frame layout: after a refusal, GstBaseTransform keeps the
   // previous caps and will not call set_caps again when they come back.
   GST_OBJECT_LOCK(self);  // the latency query reads the framerate from another thread
-  const bool new_rate = GST_VIDEO_INFO_FPS_N(&self->info) != GST_VIDEO_INFO_FPS_N(&info) ||
-                        GST_VIDEO_INFO_FPS_D(&self->info) != GST_VIDEO_INFO_FPS_D(&info);
-  const bool holds_frames = self->frames_in_flight > 1;
-  self->info = info;
+  const bool new_rate = GST_VIDEO_INFO_FPS_N(&priv->info) != GST_VIDEO_INFO_FPS_N(&info) ||
+                        GST_VIDEO_INFO_FPS_D(&priv->info) != GST_VIDEO_INFO_FPS_D(&info);
+  const bool holds_frames = priv->frames_in_flight > 1;
+  priv->info = info;
   GST_OBJECT_UNLOCK(self);
   // The frames held back last as long as the new frame duration: the sink asks again.
   if (new_rate && holds_frames)
     gst_element_post_message(GST_ELEMENT(self), gst_message_new_latency(GST_OBJECT(self)));
-  self->system_memory = system_memory;
-  self->ring->reset_background();  // the model learnt frames of the old caps
+  priv->system_memory = system_memory;
+  priv->ring->reset_background();  // the model learnt frames of the old caps
   GST_DEBUG_OBJECT(self, "labeling %dx%d %s frames", GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
                    GST_VIDEO_INFO_NAME(&info));
   return TRUE;
@@ -196,7 +206,7 @@ static GstCaps* gst_cuda_ccl_transform_caps(GstBaseTransform* trans, GstPadDirec
                                             GstCaps* filter) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
   GST_OBJECT_LOCK(self);
-  const bool cpu = self->active_backend == GST_CUDA_CCL_ACTIVE_CPU;
+  const bool cpu = self->priv->active_backend == GST_CUDA_CCL_ACTIVE_CPU;
   GST_OBJECT_UNLOCK(self);
   return gst_cuda_ccl_order_caps(caps, cpu, filter);
 }
@@ -212,12 +222,14 @@ static gboolean gst_cuda_ccl_accept_caps(GstBaseTransform* trans, GstPadDirectio
   const std::string why = gst_cuda_ccl_refusal(caps);
   if (why.empty()) return FALSE;
   GstCudaCcl* self = GST_CUDA_CCL(trans);
-  gchar* text = gst_caps_to_string(caps);
+  GstCudaCclPrivate* priv = self->priv;
+  gchar* str = gst_caps_to_string(caps);
+  std::string text = str;
+  g_free(str);
   GST_OBJECT_LOCK(self);
-  const bool first = g_strcmp0(self->refused_caps, text) != 0;
-  if (first) std::swap(self->refused_caps, text);
+  const bool first = priv->refused_caps != text;
+  if (first) priv->refused_caps = std::move(text);
   GST_OBJECT_UNLOCK(self);
-  g_free(text);
   if (first)
     GST_ELEMENT_WARNING(self, STREAM, FORMAT, ("Cannot label these frames: %s.", why.c_str()),
                         ("refused caps %" GST_PTR_FORMAT, caps));
@@ -235,15 +247,16 @@ static gboolean gst_cuda_ccl_propose_allocation(GstBaseTransform* trans, GstQuer
 
 // What the next frame is finished with, and a note when it names GPU kernels the CPU never runs.
 static GstCclFrameSettings gst_cuda_ccl_frame_settings(GstCudaCcl* self) {
+  GstCudaCclPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
-  const GstCclFrameSettings settings{ccl::adaptive_recipe(self->options), bool(self->attach_roi_meta),
-                                     bool(self->attach_analytics_meta), bool(self->post_messages),
-                                     bool(self->show_mask)};
+  const GstCclFrameSettings settings{ccl::adaptive_recipe(priv->options), bool(priv->attach_roi_meta),
+                                     bool(priv->attach_analytics_meta), bool(priv->post_messages),
+                                     bool(priv->show_mask)};
   const ccl::Options defaults;
-  const bool log_gpu_only = !self->gpu_only_logged && self->active_backend == GST_CUDA_CCL_ACTIVE_CPU &&
-                            (settings.options.algorithm != defaults.algorithm ||
-                             settings.options.analysis != defaults.analysis);
-  if (log_gpu_only) self->gpu_only_logged = TRUE;
+  const bool log_gpu_only =
+      !priv->gpu_only_logged && priv->active_backend == GST_CUDA_CCL_ACTIVE_CPU &&
+      (settings.options.algorithm != defaults.algorithm || settings.options.analysis != defaults.analysis);
+  if (log_gpu_only) priv->gpu_only_logged = TRUE;
   GST_OBJECT_UNLOCK(self);
   if (log_gpu_only)
     GST_WARNING_OBJECT(self,
@@ -257,8 +270,9 @@ static GstCclFrameSettings gst_cuda_ccl_frame_settings(GstCudaCcl* self) {
 // Upstream's CUDA memory lives in another context: label there rather than copy every frame, and
 // answer context queries with it, so elements that join later share it too.
 static GstFlowReturn gst_cuda_ccl_follow_upstream_context(GstCudaCcl* self, GstBuffer* buffer) {
-  if (self->active_backend != GST_CUDA_CCL_ACTIVE_CUDA) return GST_FLOW_OK;
-  GstCudaContext* upstream = gst_cuda_ccl_foreign_context(self, buffer);
+  GstCudaCclPrivate* priv = self->priv;
+  if (priv->active_backend != GST_CUDA_CCL_ACTIVE_CUDA) return GST_FLOW_OK;
+  GstCudaContext* upstream = priv->cuda_context.foreign(buffer);
   if (!upstream) return GST_FLOW_OK;
   GstFlowReturn flow = gst_cuda_ccl_drain(self);  // the frames in flight finish on the old engines
   if (flow == GST_FLOW_OK || flow == GST_FLOW_NOT_LINKED) {
@@ -266,11 +280,11 @@ static GstFlowReturn gst_cuda_ccl_follow_upstream_context(GstCudaCcl* self, GstB
     try {
       gst_cuda_ccl_move_to_context(self, upstream);
     } catch (...) {
-      gst_cuda_ccl_post_error(GST_ELEMENT(self), std::current_exception(), self->info, self->frames + 1, buffer);
+      gst_cuda_ccl_post_error(GST_ELEMENT(self), std::current_exception(), priv->info, priv->frames + 1, buffer);
       flow = GST_FLOW_ERROR;
     }
   } else {
-    self->held_flow = GST_FLOW_OK;  // told upstream now
+    priv->held_flow = GST_FLOW_OK;  // told upstream now
   }
   gst_object_unref(upstream);
   return flow;
@@ -281,11 +295,12 @@ static GstFlowReturn gst_cuda_ccl_follow_upstream_context(GstCudaCcl* self, GstB
 // comes back for GstBaseTransform to push once every slot holds one.
 static GstFlowReturn gst_cuda_ccl_generate_output(GstBaseTransform* trans, GstBuffer** outbuf) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
+  GstCudaCclPrivate* priv = self->priv;
   *outbuf = nullptr;
   GstBuffer* buffer = std::exchange(trans->queued_buf, nullptr);
-  if (buffer && self->held_flow != GST_FLOW_OK) {
+  if (buffer && priv->held_flow != GST_FLOW_OK) {
     gst_buffer_unref(buffer);
-    return std::exchange(self->held_flow, GST_FLOW_OK);
+    return std::exchange(priv->held_flow, GST_FLOW_OK);
   }
   if (buffer) {
 #if CCL_HAVE_CUDA
@@ -295,29 +310,30 @@ static GstFlowReturn gst_cuda_ccl_generate_output(GstBaseTransform* trans, GstBu
       return flow;
     }
 #endif
-    const guint64 frame = gst_ccl_is_empty_gap(buffer) ? self->frames : ++self->frames;
+    const guint64 frame = gst_ccl_is_empty_gap(buffer) ? priv->frames : ++priv->frames;
     // Metadata is attached in place.
-    self->ring->submit(gst_buffer_make_writable(buffer), self->info, gst_cuda_ccl_frame_settings(self), frame);
+    priv->ring->submit(gst_buffer_make_writable(buffer), priv->info, gst_cuda_ccl_frame_settings(self), frame);
   }
-  if (!self->ring->full()) return GST_FLOW_OK;
-  return self->ring->finish_oldest(self->info, outbuf);
+  if (!priv->ring->full()) return GST_FLOW_OK;
+  return priv->ring->finish_oldest(priv->info, outbuf);
 }
 
 // Events after a frame must not overtake it: serialized events wait until every frame before them
 // was pushed; a flush drops the frames in flight.
 static gboolean gst_cuda_ccl_sink_event(GstBaseTransform* trans, GstEvent* event) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
+  GstCudaCclPrivate* priv = self->priv;
   if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
-    self->ring->drop_all();
-    self->ring->reset_background();  // the stream goes on from elsewhere
-    self->held_flow = GST_FLOW_OK;
+    priv->ring->drop_all();
+    priv->ring->reset_background();  // the stream goes on from elsewhere
+    priv->held_flow = GST_FLOW_OK;
   } else if (GST_EVENT_IS_SERIALIZED(event)) {
     const GstFlowReturn flow = gst_cuda_ccl_drain(self);
     // A fatal flow of the last frames that no later push will carry upstream: say it before EOS.
     // (ERROR was posted by whoever returned it.)
     if (GST_EVENT_TYPE(event) == GST_EVENT_EOS && flow <= GST_FLOW_NOT_NEGOTIATED && flow != GST_FLOW_ERROR)
       GST_ELEMENT_FLOW_ERROR(self, flow);
-    if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) self->held_flow = GST_FLOW_OK;  // new caps may cure not-negotiated
+    if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) priv->held_flow = GST_FLOW_OK;  // new caps may cure not-negotiated
   }
   return GST_BASE_TRANSFORM_CLASS(gst_cuda_ccl_parent_class)->sink_event(trans, event);
 }
@@ -326,9 +342,10 @@ static gboolean gst_cuda_ccl_sink_event(GstBaseTransform* trans, GstEvent* event
 // N-1 frame durations at the negotiated framerate, added to upstream's min and max latency. A
 // variable or unknown framerate (0/1) gives no duration: nothing is added, and the debug log says so.
 static void gst_cuda_ccl_add_latency(GstCudaCcl* self, GstQuery* query) {
+  GstCudaCclPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
-  const guint held = self->frames_in_flight - 1;
-  const gint fps_n = GST_VIDEO_INFO_FPS_N(&self->info), fps_d = GST_VIDEO_INFO_FPS_D(&self->info);
+  const guint held = priv->frames_in_flight - 1;
+  const gint fps_n = GST_VIDEO_INFO_FPS_N(&priv->info), fps_d = GST_VIDEO_INFO_FPS_D(&priv->info);
   GST_OBJECT_UNLOCK(self);
   if (held == 0) return;
   if (fps_n <= 0 || fps_d <= 0) {
@@ -350,7 +367,8 @@ static void gst_cuda_ccl_add_latency(GstCudaCcl* self, GstQuery* query) {
 static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection direction, GstQuery* query) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
 #if CCL_HAVE_CUDA
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT && gst_cuda_ccl_handle_context_query(self, query)) return TRUE;
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT && self->priv->cuda_context.handle_query(GST_ELEMENT(self), query))
+    return TRUE;
 #endif
   // A serialized query (allocation, drain) comes after the frames before it, as events do.
   if (direction == GST_PAD_SINK && GST_QUERY_IS_SERIALIZED(query)) gst_cuda_ccl_drain(self);
@@ -362,19 +380,17 @@ static gboolean gst_cuda_ccl_query(GstBaseTransform* trans, GstPadDirection dire
 
 #if CCL_HAVE_CUDA
 static void gst_cuda_ccl_set_context(GstElement* element, GstContext* context) {
-  gst_cuda_ccl_handle_set_context(GST_CUDA_CCL(element), context);
+  GstCudaCcl* self = GST_CUDA_CCL(element);
+  GST_OBJECT_LOCK(self);
+  const gint device_id = self->priv->device_id;
+  GST_OBJECT_UNLOCK(self);
+  self->priv->cuda_context.handle_set_context(element, context, device_id);
   GST_ELEMENT_CLASS(gst_cuda_ccl_parent_class)->set_context(element, context);
 }
 #endif
 
 static void gst_cuda_ccl_finalize(GObject* object) {
-  GstCudaCcl* self = GST_CUDA_CCL(object);
-  delete self->ring;
-  g_free(self->refused_caps);
-#if CCL_HAVE_CUDA
-  gst_clear_object(&self->context);
-  g_rec_mutex_clear(&self->context_lock);
-#endif
+  GST_CUDA_CCL(object)->priv->~GstCudaCclPrivate();
   G_OBJECT_CLASS(gst_cuda_ccl_parent_class)->finalize(object);
 }
 
@@ -551,26 +567,25 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_ORDER, GstPluginAPIFlags(0));
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_BACKEND, GstPluginAPIFlags(0));
   gst_type_mark_as_plugin_api(GST_TYPE_CUDA_CCL_FOREGROUND, GstPluginAPIFlags(0));
+}
 
-  GST_DEBUG_CATEGORY_INIT(gst_cuda_ccl_debug, "cudaccl", 0, "connected component labeling element");
+GstCudaCclPrivate::GstCudaCclPrivate(GstBaseTransform* trans) : ring(std::make_unique<GstCclFrameRing>(trans)) {
+  gst_video_info_init(&info);
 }
 
 static void gst_cuda_ccl_init(GstCudaCcl* self) {
-  self->options = ccl::Options();
-  self->backend = DEFAULT_BACKEND;
-  self->device_id = DEFAULT_CUDA_DEVICE_ID;
-  self->attach_roi_meta = DEFAULT_ATTACH_ROI_META;
-  self->attach_analytics_meta = CCL_HAVE_ANALYTICS ? DEFAULT_ATTACH_ANALYTICS_META : FALSE;
-  self->post_messages = DEFAULT_POST_MESSAGES;
-  self->show_mask = DEFAULT_SHOW_MASK;
-  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
-  self->active_backend = GST_CUDA_CCL_ACTIVE_NONE;
-  self->ring = new GstCclFrameRing(GST_BASE_TRANSFORM(self));
-  self->held_flow = GST_FLOW_OK;
-  gst_video_info_init(&self->info);
-#if CCL_HAVE_CUDA
-  g_rec_mutex_init(&self->context_lock);
-#endif
+  GstCudaCclPrivate* priv = self->priv =
+      new (gst_cuda_ccl_get_instance_private(self)) GstCudaCclPrivate(GST_BASE_TRANSFORM(self));
+  priv->options = ccl::Options();
+  priv->backend = DEFAULT_BACKEND;
+  priv->device_id = DEFAULT_CUDA_DEVICE_ID;
+  priv->attach_roi_meta = DEFAULT_ATTACH_ROI_META;
+  priv->attach_analytics_meta = CCL_HAVE_ANALYTICS ? DEFAULT_ATTACH_ANALYTICS_META : FALSE;
+  priv->post_messages = DEFAULT_POST_MESSAGES;
+  priv->show_mask = DEFAULT_SHOW_MASK;
+  priv->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  priv->active_backend = GST_CUDA_CCL_ACTIVE_NONE;
+  priv->held_flow = GST_FLOW_OK;
   // Metadata needs a writable buffer: in place, never passthrough.
   gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
   gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), FALSE);

@@ -5,6 +5,7 @@
 #include <gst/gst.h>
 
 #include "ccl/gstcclmeta.h"
+#include "ccl_debug.h"
 #include "ccl_scene_meta.h"
 #include "ccl_track_life_meta.h"
 #include "cclblobsrc.h"
@@ -18,11 +19,10 @@
 #include <gst/cuda/gstcudamemory.h>
 #endif
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_plugin_debug);
 #define GST_CAT_DEFAULT gst_ccl_plugin_debug
 
 static gboolean plugin_init(GstPlugin* plugin) {
-  GST_DEBUG_CATEGORY_INIT(gst_ccl_plugin_debug, "cclplugin", 0, "gst-ccl plugin");
+  gst_ccl_debug_init();
 #if CCL_HAVE_CUDA
   // Without a driver the element still registers and runs on the CPU backend.
   if (gst_cuda_load_library())

@@ -229,3 +229,9 @@ std::string ccl_rules_from_file(const std::string& path, CclParsedRules* out) {
   const std::string what = ccl_rules_from_json(json, out);
   return what.empty() ? what : path + ": " + what;
 }
+
+std::string ccl_rules_from_source(CclRulesSource source, const std::string& json, const std::string& file,
+                                  CclParsedRules* out) {
+  if (source == CclRulesSource::File && !file.empty()) return ccl_rules_from_file(file, out);
+  return ccl_rules_from_json(json, out);
+}

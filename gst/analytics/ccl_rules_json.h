@@ -17,3 +17,10 @@ std::string ccl_rules_from_json(const std::string& json, CclParsedRules* out);
 
 // The same from a file; errors start with the path.
 std::string ccl_rules_from_file(const std::string& path, CclParsedRules* out);
+
+// Which of cclanalytics' properties gave the rules last: that one applies.
+enum class CclRulesSource { String, File };
+
+// The rules of `source`: `file` where it is File and `file` is set, else `json`.
+std::string ccl_rules_from_source(CclRulesSource source, const std::string& json, const std::string& file,
+                                  CclParsedRules* out);

@@ -49,6 +49,7 @@
 #include "cclblobsrc.h"
 
 #include "ccl_daylight_scene.h"
+#include "ccl_debug.h"
 #include "ccl_hard_scene.h"
 #include "ccl_truth_attach.h"
 
@@ -59,9 +60,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <vector>
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_blob_src_debug);
 #define GST_CAT_DEFAULT gst_ccl_blob_src_debug
 
 enum { PROP_0, PROP_N_BLOBS, PROP_SEED, PROP_SCENE, PROP_DRAW_OBJECTS, PROP_NOISE };
@@ -126,24 +128,32 @@ GType gst_ccl_blob_src_scene_get_type() {
   return type;
 }
 
-struct _GstCclBlobSrc {
-  GstPushSrc parent;
-
-  guint n_blobs, seed;  // properties, guarded by the object lock
-  GstCclBlobSrcScene scene;
-  gboolean draw_objects, noise;
+// The element's state: constructed in the GObject private area by instance_init, destroyed in finalize.
+struct GstCclBlobSrcPrivate {
+  // Properties, guarded by the object lock.
+  guint n_blobs = DEFAULT_N_BLOBS, seed = DEFAULT_SEED;
+  GstCclBlobSrcScene scene = DEFAULT_SCENE;
+  gboolean draw_objects = TRUE, noise = TRUE;
 
   // From set_caps to the next caps.
   GstVideoInfo info;
-  std::vector<guint8>* background;  // width x height, tightly packed
-  std::vector<Blob>* blobs;
-  ccl_demo::DaylightScene* daylight;  // scene=daylight only
-  ccl_demo::HardScene* hard;          // the hard scenes only
-  gboolean current_draw_objects, current_noise;
-  guint64 n_frames;
+  std::vector<guint8> background;  // width x height, tightly packed
+  std::vector<Blob> blobs;
+  std::unique_ptr<ccl_demo::DaylightScene> daylight;  // scene=daylight only
+  std::unique_ptr<ccl_demo::HardScene> hard;          // the hard scenes only
+  gboolean current_draw_objects = TRUE, current_noise = TRUE;
+  guint64 n_frames = 0;
+
+  GstCclBlobSrcPrivate() { gst_video_info_init(&info); }
 };
 
-G_DEFINE_TYPE(GstCclBlobSrc, gst_ccl_blob_src, GST_TYPE_PUSH_SRC);
+struct _GstCclBlobSrc {
+  GstPushSrc parent;
+  GstCclBlobSrcPrivate* priv;  // in the GObject private area: GObject frees it, finalize destroys it
+};
+
+G_DEFINE_TYPE_WITH_PRIVATE(GstCclBlobSrc, gst_ccl_blob_src, GST_TYPE_PUSH_SRC);
+static_assert(alignof(GstCclBlobSrcPrivate) <= 2 * sizeof(gsize), "GObject aligns private data to 2 gsize");
 GST_ELEMENT_REGISTER_DEFINE(cclblobsrc, "cclblobsrc", GST_RANK_NONE, GST_TYPE_CCL_BLOB_SRC);
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
@@ -153,8 +163,9 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
 
 // Static background: darker at the top, building-like blocks; every value stays below 100.
 static void gst_ccl_blob_src_make_background(GstCclBlobSrc* self, Rng rng) {
-  const gint w = GST_VIDEO_INFO_WIDTH(&self->info), h = GST_VIDEO_INFO_HEIGHT(&self->info);
-  std::vector<guint8>& bg = *self->background;
+  GstCclBlobSrcPrivate* priv = self->priv;
+  const gint w = GST_VIDEO_INFO_WIDTH(&priv->info), h = GST_VIDEO_INFO_HEIGHT(&priv->info);
+  std::vector<guint8>& bg = priv->background;
   bg.assign(gsize(w) * h, 0);
   for (gint y = 0; y < h; y++)
     for (gint x = 0; x < w; x++) bg[gsize(y) * w + x] = guint8(25 + 45.0 * y / std::max(h - 1, 1));
@@ -168,9 +179,10 @@ static void gst_ccl_blob_src_make_background(GstCclBlobSrc* self, Rng rng) {
 }
 
 static void gst_ccl_blob_src_make_blobs(GstCclBlobSrc* self, guint n, Rng rng) {
-  const double w = GST_VIDEO_INFO_WIDTH(&self->info), h = GST_VIDEO_INFO_HEIGHT(&self->info);
+  GstCclBlobSrcPrivate* priv = self->priv;
+  const double w = GST_VIDEO_INFO_WIDTH(&priv->info), h = GST_VIDEO_INFO_HEIGHT(&priv->info);
   const double unit = std::min(w, h);
-  self->blobs->clear();
+  priv->blobs.clear();
   for (guint i = 0; i < n; i++) {
     Blob b;
     const double size = rng.uniform(0.025, 0.09) * unit;
@@ -180,7 +192,7 @@ static void gst_ccl_blob_src_make_blobs(GstCclBlobSrc* self, guint n, Rng rng) {
     const double speed = rng.uniform(0.002, 0.012) * unit, angle = rng.uniform(0, 2 * G_PI);
     b.vx = speed * std::cos(angle), b.vy = speed * std::sin(angle);
     b.value = guint8(rng.uniform(200, 255));
-    self->blobs->push_back(b);
+    priv->blobs.push_back(b);
   }
 }
 
@@ -199,29 +211,28 @@ static gboolean gst_ccl_blob_src_hard_case(GstCclBlobSrcScene scene, ccl_demo::H
 
 static gboolean gst_ccl_blob_src_set_caps(GstBaseSrc* src, GstCaps* caps) {
   GstCclBlobSrc* self = GST_CCL_BLOB_SRC(src);
-  if (!gst_video_info_from_caps(&self->info, caps)) {
+  GstCclBlobSrcPrivate* priv = self->priv;
+  if (!gst_video_info_from_caps(&priv->info, caps)) {
     GST_ERROR_OBJECT(self, "caps %" GST_PTR_FORMAT " are not video caps", caps);
     return FALSE;
   }
   GST_OBJECT_LOCK(self);
-  const guint n = self->n_blobs, seed = self->seed;
-  const GstCclBlobSrcScene scene = self->scene;
-  self->current_draw_objects = self->draw_objects;
-  self->current_noise = self->noise;
+  const guint n = priv->n_blobs, seed = priv->seed;
+  const GstCclBlobSrcScene scene = priv->scene;
+  priv->current_draw_objects = priv->draw_objects;
+  priv->current_noise = priv->noise;
   GST_OBJECT_UNLOCK(self);
-  delete self->daylight;
-  self->daylight = nullptr;
-  delete self->hard;
-  self->hard = nullptr;
+  priv->daylight.reset();
+  priv->hard.reset();
   ccl_demo::HardCase hard_case;
   if (gst_ccl_blob_src_hard_case(scene, &hard_case)) {
-    self->hard =
-        new ccl_demo::HardScene(hard_case, GST_VIDEO_INFO_WIDTH(&self->info), GST_VIDEO_INFO_HEIGHT(&self->info), seed);
+    priv->hard = std::make_unique<ccl_demo::HardScene>(hard_case, GST_VIDEO_INFO_WIDTH(&priv->info),
+                                                       GST_VIDEO_INFO_HEIGHT(&priv->info), seed);
     return TRUE;
   }
   if (scene == GST_CCL_BLOB_SRC_SCENE_DAYLIGHT) {
-    self->daylight =
-        new ccl_demo::DaylightScene(GST_VIDEO_INFO_WIDTH(&self->info), GST_VIDEO_INFO_HEIGHT(&self->info), seed, n);
+    priv->daylight = std::make_unique<ccl_demo::DaylightScene>(GST_VIDEO_INFO_WIDTH(&priv->info),
+                                                               GST_VIDEO_INFO_HEIGHT(&priv->info), seed, n);
     return TRUE;
   }
   Rng rng{seed};
@@ -234,7 +245,7 @@ static GstCaps* gst_ccl_blob_src_fixate(GstBaseSrc* src, GstCaps* caps) {
   GstCclBlobSrc* self = GST_CCL_BLOB_SRC(src);
   GST_OBJECT_LOCK(self);
   ccl_demo::HardCase hard_case;
-  const bool colour = gst_ccl_blob_src_hard_case(self->scene, &hard_case);
+  const bool colour = gst_ccl_blob_src_hard_case(self->priv->scene, &hard_case);
   GST_OBJECT_UNLOCK(self);
   caps = gst_caps_make_writable(caps);
   GstStructure* s = gst_caps_get_structure(caps, 0);
@@ -247,7 +258,7 @@ static GstCaps* gst_ccl_blob_src_fixate(GstBaseSrc* src, GstCaps* caps) {
 }
 
 static gboolean gst_ccl_blob_src_start(GstBaseSrc* src) {
-  GST_CCL_BLOB_SRC(src)->n_frames = 0;
+  GST_CCL_BLOB_SRC(src)->priv->n_frames = 0;
   return TRUE;
 }
 
@@ -255,7 +266,8 @@ static GstFlowReturn gst_ccl_blob_src_finish(GstCclBlobSrc* self, GstBuffer* buf
 
 static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
   GstCclBlobSrc* self = GST_CCL_BLOB_SRC(src);
-  const GstVideoInfo& info = self->info;
+  GstCclBlobSrcPrivate* priv = self->priv;
+  const GstVideoInfo& info = priv->info;
   const gint w = GST_VIDEO_INFO_WIDTH(&info), h = GST_VIDEO_INFO_HEIGHT(&info);
   if (w == 0) return GST_FLOW_NOT_NEGOTIATED;
 
@@ -269,7 +281,7 @@ static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
   guint8* data = static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
   const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0);
   const bool chroma = GST_VIDEO_INFO_N_COMPONENTS(&info) == 3;
-  if (self->hard) {
+  if (priv->hard) {
     ccl_demo::PlanesOut planes{data, stride};
     if (chroma) {
       planes.u = static_cast<guint8*>(GST_VIDEO_FRAME_COMP_DATA(&frame, 1));
@@ -278,9 +290,9 @@ static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
       planes.c_pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, 1);
     }
     const ccl_demo::HardTruth truth =
-        self->hard->render(self->n_frames, planes, self->current_draw_objects, self->current_noise);
+        priv->hard->render(priv->n_frames, planes, priv->current_draw_objects, priv->current_noise);
     gst_video_frame_unmap(&frame);
-    gst_ccl_truth_meta_add_hard(buffer, self->n_frames, truth);
+    gst_ccl_truth_meta_add_hard(buffer, priv->n_frames, truth);
     return gst_ccl_blob_src_finish(self, buffer, out);
   }
   // blobs and daylight have no colour: neutral chroma, the same luma in every format.
@@ -289,18 +301,18 @@ static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
       std::fill_n(static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p)) +
                       gsize(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p),
                   GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p), guint8(128));
-  if (self->daylight) {
+  if (priv->daylight) {
     const std::vector<ccl_demo::TruthBox> boxes =
-        self->daylight->render(self->n_frames, data, stride, self->current_draw_objects, self->current_noise);
+        priv->daylight->render(priv->n_frames, data, stride, priv->current_draw_objects, priv->current_noise);
     gst_video_frame_unmap(&frame);
-    gst_ccl_truth_meta_add(buffer, self->n_frames, boxes);
+    gst_ccl_truth_meta_add(buffer, priv->n_frames, boxes);
     return gst_ccl_blob_src_finish(self, buffer, out);
   }
-  for (gint y = 0; y < h; y++) std::copy_n(self->background->data() + gsize(y) * w, w, data + gsize(y) * stride);
+  for (gint y = 0; y < h; y++) std::copy_n(priv->background.data() + gsize(y) * w, w, data + gsize(y) * stride);
 
-  const double t = double(self->n_frames);
-  for (const Blob& b : *self->blobs) {
-    if (!self->current_draw_objects) break;
+  const double t = double(priv->n_frames);
+  for (const Blob& b : priv->blobs) {
+    if (!priv->current_draw_objects) break;
     const double cx = bounce(b.x, b.vx, t, 0, w - 1), cy = bounce(b.y, b.vy, t, 0, h - 1);
     const gint x0 = std::max(0, gint(std::floor(cx - b.rx))), x1 = std::min(w - 1, gint(std::ceil(cx + b.rx)));
     const gint y0 = std::max(0, gint(std::floor(cy - b.ry))), y1 = std::min(h - 1, gint(std::ceil(cy + b.ry)));
@@ -317,28 +329,30 @@ static GstFlowReturn gst_ccl_blob_src_create(GstPushSrc* src, GstBuffer** out) {
 
 // Timestamps from the frame number, then the next frame.
 static GstFlowReturn gst_ccl_blob_src_finish(GstCclBlobSrc* self, GstBuffer* buffer, GstBuffer** out) {
-  const GstVideoInfo& info = self->info;
+  GstCclBlobSrcPrivate* priv = self->priv;
+  const GstVideoInfo& info = priv->info;
   const gint fps_n = GST_VIDEO_INFO_FPS_N(&info), fps_d = GST_VIDEO_INFO_FPS_D(&info);
   if (fps_n > 0) {
-    GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(self->n_frames, fps_d * GST_SECOND, fps_n);
+    GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(priv->n_frames, fps_d * GST_SECOND, fps_n);
     GST_BUFFER_DURATION(buffer) =
-        gst_util_uint64_scale(self->n_frames + 1, fps_d * GST_SECOND, fps_n) - GST_BUFFER_PTS(buffer);
+        gst_util_uint64_scale(priv->n_frames + 1, fps_d * GST_SECOND, fps_n) - GST_BUFFER_PTS(buffer);
   }
-  GST_BUFFER_OFFSET(buffer) = self->n_frames;
-  GST_BUFFER_OFFSET_END(buffer) = ++self->n_frames;
+  GST_BUFFER_OFFSET(buffer) = priv->n_frames;
+  GST_BUFFER_OFFSET_END(buffer) = ++priv->n_frames;
   *out = buffer;
   return GST_FLOW_OK;
 }
 
 static void gst_ccl_blob_src_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
   GstCclBlobSrc* self = GST_CCL_BLOB_SRC(object);
+  GstCclBlobSrcPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
-    case PROP_N_BLOBS: self->n_blobs = g_value_get_uint(value); break;
-    case PROP_SEED: self->seed = g_value_get_uint(value); break;
-    case PROP_SCENE: self->scene = GstCclBlobSrcScene(g_value_get_enum(value)); break;
-    case PROP_DRAW_OBJECTS: self->draw_objects = g_value_get_boolean(value); break;
-    case PROP_NOISE: self->noise = g_value_get_boolean(value); break;
+    case PROP_N_BLOBS: priv->n_blobs = g_value_get_uint(value); break;
+    case PROP_SEED: priv->seed = g_value_get_uint(value); break;
+    case PROP_SCENE: priv->scene = GstCclBlobSrcScene(g_value_get_enum(value)); break;
+    case PROP_DRAW_OBJECTS: priv->draw_objects = g_value_get_boolean(value); break;
+    case PROP_NOISE: priv->noise = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -346,24 +360,21 @@ static void gst_ccl_blob_src_set_property(GObject* object, guint prop_id, const 
 
 static void gst_ccl_blob_src_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
   GstCclBlobSrc* self = GST_CCL_BLOB_SRC(object);
+  GstCclBlobSrcPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
-    case PROP_N_BLOBS: g_value_set_uint(value, self->n_blobs); break;
-    case PROP_SEED: g_value_set_uint(value, self->seed); break;
-    case PROP_SCENE: g_value_set_enum(value, self->scene); break;
-    case PROP_DRAW_OBJECTS: g_value_set_boolean(value, self->draw_objects); break;
-    case PROP_NOISE: g_value_set_boolean(value, self->noise); break;
+    case PROP_N_BLOBS: g_value_set_uint(value, priv->n_blobs); break;
+    case PROP_SEED: g_value_set_uint(value, priv->seed); break;
+    case PROP_SCENE: g_value_set_enum(value, priv->scene); break;
+    case PROP_DRAW_OBJECTS: g_value_set_boolean(value, priv->draw_objects); break;
+    case PROP_NOISE: g_value_set_boolean(value, priv->noise); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
 }
 
 static void gst_ccl_blob_src_finalize(GObject* object) {
-  GstCclBlobSrc* self = GST_CCL_BLOB_SRC(object);
-  delete self->background;
-  delete self->blobs;
-  delete self->daylight;
-  delete self->hard;
+  GST_CCL_BLOB_SRC(object)->priv->~GstCclBlobSrcPrivate();
   G_OBJECT_CLASS(gst_ccl_blob_src_parent_class)->finalize(object);
 }
 
@@ -432,22 +443,9 @@ static void gst_ccl_blob_src_class_init(GstCclBlobSrcClass* klass) {
   basesrc_class->fixate = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_fixate);
   basesrc_class->start = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_start);
   pushsrc_class->create = GST_DEBUG_FUNCPTR(gst_ccl_blob_src_create);
-
-  GST_DEBUG_CATEGORY_INIT(gst_ccl_blob_src_debug, "cclblobsrc", 0, "moving blob test source");
 }
 
 static void gst_ccl_blob_src_init(GstCclBlobSrc* self) {
-  self->n_blobs = DEFAULT_N_BLOBS;
-  self->seed = DEFAULT_SEED;
-  self->scene = DEFAULT_SCENE;
-  self->draw_objects = TRUE;
-  self->current_draw_objects = TRUE;
-  self->noise = TRUE;
-  self->current_noise = TRUE;
-  self->daylight = nullptr;
-  self->hard = nullptr;
-  gst_video_info_init(&self->info);
-  self->background = new std::vector<guint8>();
-  self->blobs = new std::vector<Blob>();
+  self->priv = new (gst_ccl_blob_src_get_instance_private(self)) GstCclBlobSrcPrivate();
   gst_base_src_set_format(GST_BASE_SRC(self), GST_FORMAT_TIME);
 }

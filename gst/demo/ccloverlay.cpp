@@ -39,14 +39,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <vector>
 
 #include "ccl/gstcclmeta.h"
+#include "ccl_debug.h"
 #include "ccl_draw.h"
 #include "ccl_scene_draw.h"
 #include "ccl_trail.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_overlay_debug);
 #define GST_CAT_DEFAULT gst_ccl_overlay_debug
 
 enum {
@@ -77,20 +78,31 @@ enum {
 
 #define GST_CCL_OVERLAY_FORMATS "{ GRAY8, I420, NV12, RGBA, BGRx }"
 
-struct _GstCclOverlay {
-  GstVideoFilter parent;
-
-  // Properties, guarded by the object lock; read once per frame.
-  gboolean draw_boxes, draw_centroids, draw_labels;
-  guint color, label_background, line_width, label_scale, trail;
-
-  // Streaming thread only (and start/stop, when no frame flows): centroids of the tracks' last frames.
-  CclTrails* trails;
-  // A ccltracker upstream gave track ids in this stream: components without one get no number.
-  bool track_ids_seen;
+// The properties, as one frame reads them.
+struct GstCclOverlaySettings {
+  gboolean draw_boxes = DEFAULT_DRAW_BOXES, draw_centroids = DEFAULT_DRAW_CENTROIDS, draw_labels = DEFAULT_DRAW_LABELS;
+  guint color = DEFAULT_COLOR, label_background = DEFAULT_LABEL_BACKGROUND, line_width = DEFAULT_LINE_WIDTH,
+        label_scale = DEFAULT_LABEL_SCALE, trail = DEFAULT_TRAIL;
 };
 
-G_DEFINE_TYPE(GstCclOverlay, gst_ccl_overlay, GST_TYPE_VIDEO_FILTER);
+// The element's state: constructed in the GObject private area by instance_init, destroyed in finalize.
+struct GstCclOverlayPrivate {
+  // Properties, guarded by the object lock; read once per frame.
+  GstCclOverlaySettings settings;
+
+  // Streaming thread only (and start/stop, when no frame flows): centroids of the tracks' last frames.
+  CclTrails trails;
+  // A ccltracker upstream gave track ids in this stream: components without one get no number.
+  bool track_ids_seen = false;
+};
+
+struct _GstCclOverlay {
+  GstVideoFilter parent;
+  GstCclOverlayPrivate* priv;  // in the GObject private area: GObject frees it, finalize destroys it
+};
+
+G_DEFINE_TYPE_WITH_PRIVATE(GstCclOverlay, gst_ccl_overlay, GST_TYPE_VIDEO_FILTER);
+static_assert(alignof(GstCclOverlayPrivate) <= 2 * sizeof(gsize), "GObject aligns private data to 2 gsize");
 GST_ELEMENT_REGISTER_DEFINE(ccloverlay, "ccloverlay", GST_RANK_NONE, GST_TYPE_CCL_OVERLAY);
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE(
@@ -109,10 +121,7 @@ struct Mark {
   guint track_id;  // 0 = not tracked
 };
 
-struct Settings {
-  gboolean draw_boxes, draw_centroids, draw_labels;
-  guint color, label_background, line_width, label_scale, trail;
-};
+using Settings = GstCclOverlaySettings;
 
 // From GstCclMeta, rescaled when the meta describes a frame of another size. Once a ccltracker
 // upstream gave track ids in the stream (*track_ids_seen), those are the numbers that stay with the
@@ -196,21 +205,21 @@ void draw_label(GstVideoFrame* frame, const CclPen& pen, const CclPen& backgroun
 
 static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, GstVideoFrame* frame) {
   GstCclOverlay* self = GST_CCL_OVERLAY(filter);
+  GstCclOverlayPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
-  const Settings s{self->draw_boxes, self->draw_centroids, self->draw_labels, self->color,
-                   self->label_background, self->line_width, self->label_scale, self->trail};
+  const Settings s = priv->settings;
   GST_OBJECT_UNLOCK(self);
 
   const gint w = GST_VIDEO_FRAME_WIDTH(frame), h = GST_VIDEO_FRAME_HEIGHT(frame);
   std::vector<Mark> marks;
   if (const GstCclMeta* meta = gst_buffer_get_ccl_meta(frame->buffer))
-    marks_from_ccl_meta(meta, w, h, &self->track_ids_seen, &marks);
+    marks_from_ccl_meta(meta, w, h, &priv->track_ids_seen, &marks);
   else
     marks_from_roi_metas(frame->buffer, &marks);
   GST_LOG_OBJECT(self, "drawing %zu components", marks.size());
   const CclPen pen = ccl_pen_from_argb(&frame->info, s.color);
   // Before the early return: a frame without components still ages the trails.
-  draw_trails(frame, pen, self->trails, marks, s);
+  draw_trails(frame, pen, &priv->trails, marks, s);
   const CclPen background = ccl_pen_from_argb(&frame->info, s.label_background);
   // cclanalytics' rules and counts, under the components.
   CclScene scene;
@@ -237,16 +246,17 @@ static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, 
 
 static void gst_ccl_overlay_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
   GstCclOverlay* self = GST_CCL_OVERLAY(object);
+  GstCclOverlaySettings& settings = self->priv->settings;
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
-    case PROP_DRAW_BOXES: self->draw_boxes = g_value_get_boolean(value); break;
-    case PROP_DRAW_CENTROIDS: self->draw_centroids = g_value_get_boolean(value); break;
-    case PROP_DRAW_LABELS: self->draw_labels = g_value_get_boolean(value); break;
-    case PROP_COLOR: self->color = g_value_get_uint(value); break;
-    case PROP_LABEL_BACKGROUND: self->label_background = g_value_get_uint(value); break;
-    case PROP_LINE_WIDTH: self->line_width = g_value_get_uint(value); break;
-    case PROP_LABEL_SCALE: self->label_scale = g_value_get_uint(value); break;
-    case PROP_TRAIL: self->trail = g_value_get_uint(value); break;
+    case PROP_DRAW_BOXES: settings.draw_boxes = g_value_get_boolean(value); break;
+    case PROP_DRAW_CENTROIDS: settings.draw_centroids = g_value_get_boolean(value); break;
+    case PROP_DRAW_LABELS: settings.draw_labels = g_value_get_boolean(value); break;
+    case PROP_COLOR: settings.color = g_value_get_uint(value); break;
+    case PROP_LABEL_BACKGROUND: settings.label_background = g_value_get_uint(value); break;
+    case PROP_LINE_WIDTH: settings.line_width = g_value_get_uint(value); break;
+    case PROP_LABEL_SCALE: settings.label_scale = g_value_get_uint(value); break;
+    case PROP_TRAIL: settings.trail = g_value_get_uint(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -254,16 +264,17 @@ static void gst_ccl_overlay_set_property(GObject* object, guint prop_id, const G
 
 static void gst_ccl_overlay_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
   GstCclOverlay* self = GST_CCL_OVERLAY(object);
+  GstCclOverlaySettings& settings = self->priv->settings;
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
-    case PROP_DRAW_BOXES: g_value_set_boolean(value, self->draw_boxes); break;
-    case PROP_DRAW_CENTROIDS: g_value_set_boolean(value, self->draw_centroids); break;
-    case PROP_DRAW_LABELS: g_value_set_boolean(value, self->draw_labels); break;
-    case PROP_COLOR: g_value_set_uint(value, self->color); break;
-    case PROP_LABEL_BACKGROUND: g_value_set_uint(value, self->label_background); break;
-    case PROP_LINE_WIDTH: g_value_set_uint(value, self->line_width); break;
-    case PROP_LABEL_SCALE: g_value_set_uint(value, self->label_scale); break;
-    case PROP_TRAIL: g_value_set_uint(value, self->trail); break;
+    case PROP_DRAW_BOXES: g_value_set_boolean(value, settings.draw_boxes); break;
+    case PROP_DRAW_CENTROIDS: g_value_set_boolean(value, settings.draw_centroids); break;
+    case PROP_DRAW_LABELS: g_value_set_boolean(value, settings.draw_labels); break;
+    case PROP_COLOR: g_value_set_uint(value, settings.color); break;
+    case PROP_LABEL_BACKGROUND: g_value_set_uint(value, settings.label_background); break;
+    case PROP_LINE_WIDTH: g_value_set_uint(value, settings.line_width); break;
+    case PROP_LABEL_SCALE: g_value_set_uint(value, settings.label_scale); break;
+    case PROP_TRAIL: g_value_set_uint(value, settings.trail); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -271,8 +282,8 @@ static void gst_ccl_overlay_get_property(GObject* object, guint prop_id, GValue*
 
 // Forgets what the stream told so far: the trails and whether it carries track ids.
 static void forget_stream(GstCclOverlay* self) {
-  self->trails->clear();
-  self->track_ids_seen = false;
+  self->priv->trails.clear();
+  self->priv->track_ids_seen = false;
 }
 
 static gboolean gst_ccl_overlay_start(GstBaseTransform* trans) {
@@ -303,7 +314,7 @@ static gboolean gst_ccl_overlay_sink_event(GstBaseTransform* trans, GstEvent* ev
 }
 
 static void gst_ccl_overlay_finalize(GObject* object) {
-  delete GST_CCL_OVERLAY(object)->trails;
+  GST_CCL_OVERLAY(object)->priv->~GstCclOverlayPrivate();
   G_OBJECT_CLASS(gst_ccl_overlay_parent_class)->finalize(object);
 }
 
@@ -380,18 +391,8 @@ static void gst_ccl_overlay_class_init(GstCclOverlayClass* klass) {
   trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_ccl_overlay_sink_event);
   filter_class->set_info = GST_DEBUG_FUNCPTR(gst_ccl_overlay_set_info);
   filter_class->transform_frame_ip = GST_DEBUG_FUNCPTR(gst_ccl_overlay_transform_frame_ip);
-
-  GST_DEBUG_CATEGORY_INIT(gst_ccl_overlay_debug, "ccloverlay", 0, "connected component overlay");
 }
 
 static void gst_ccl_overlay_init(GstCclOverlay* self) {
-  self->draw_boxes = DEFAULT_DRAW_BOXES;
-  self->draw_centroids = DEFAULT_DRAW_CENTROIDS;
-  self->draw_labels = DEFAULT_DRAW_LABELS;
-  self->color = DEFAULT_COLOR;
-  self->label_background = DEFAULT_LABEL_BACKGROUND;
-  self->line_width = DEFAULT_LINE_WIDTH;
-  self->label_scale = DEFAULT_LABEL_SCALE;
-  self->trail = DEFAULT_TRAIL;
-  self->trails = new CclTrails();
+  self->priv = new (gst_ccl_overlay_get_instance_private(self)) GstCclOverlayPrivate();
 }

@@ -7,9 +7,9 @@
 #include <gst/video/video.h>
 
 #include "ccl/gstcclmeta.h"
+#include "ccl_debug.h"
 #include "ccl_quarks.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_outputs_debug);
 #define GST_CAT_DEFAULT gst_ccl_outputs_debug
 
 // GstCclComponent is ccl::Component followed by track_id (which the core never sets): each entry
@@ -24,14 +24,6 @@ static_assert(offsetof(ccl::Component, width) == offsetof(GstCclComponent, width
 static_assert(offsetof(ccl::Component, height) == offsetof(GstCclComponent, height), "height offset differs");
 static_assert(offsetof(ccl::Component, centroid_x) == offsetof(GstCclComponent, centroid_x), "centroid_x offset differs");
 static_assert(offsetof(ccl::Component, centroid_y) == offsetof(GstCclComponent, centroid_y), "centroid_y offset differs");
-
-static void ensure_debug_category() {
-  static gsize done = 0;
-  if (g_once_init_enter(&done)) {
-    GST_DEBUG_CATEGORY_INIT(gst_ccl_outputs_debug, "ccloutputs", 0, "cudaccl metas and messages");
-    g_once_init_leave(&done, 1);
-  }
-}
 
 using ccl_outputs::ComponentQuarks;
 using ccl_outputs::quarks;
@@ -54,7 +46,7 @@ void gst_ccl_outputs_remove(GstBuffer* buffer) {
 }
 
 void gst_ccl_outputs_add_meta(GstBuffer* buffer, const ccl::Result& result) {
-  ensure_debug_category();
+  gst_ccl_debug_init();  // tests and benchmarks call this without the plugin
   GstCclMeta* meta = gst_buffer_add_ccl_meta(buffer, guint(result.width), guint(result.height),
                                              guint(result.connectivity), result.n_components_total,
                                              result.truncated, nullptr, 0);

@@ -5,11 +5,14 @@
 
 #include <gst/video/video.h>
 
+#include "ccl_debug.h"
 #include "ccl_quarks.h"
 
 #if CCL_HAVE_ANALYTICS
 #include <gst/analytics/analytics.h>
 #endif
+
+#define GST_CAT_DEFAULT gst_ccl_tracker_debug
 
 using ccl_outputs::quarks;  // the field names cudaccl's outputs use, "track-id" among them
 

@@ -36,18 +36,21 @@
 
 #include <config.h>
 
-#include <algorithm>
+#include <cstdint>
+#include <new>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "ccl/gstcclmeta.h"
+#include "ccl_debug.h"
 #include "ccl_outputs.h"
 #include "ccl_track_life_meta.h"
 #include "ccl_track_messages.h"
 #include "ccl_track_outputs.h"
 #include "tracker/tracker.hpp"
 
-GST_DEBUG_CATEGORY_STATIC(gst_ccl_tracker_debug);
 #define GST_CAT_DEFAULT gst_ccl_tracker_debug
 
 enum { PROP_0, PROP_MIN_HITS, PROP_MAX_MISSES, PROP_MIN_IOU, PROP_GATE, PROP_POST_MESSAGES, PROP_POST_FRAME_MESSAGES };
@@ -55,24 +58,29 @@ enum { PROP_0, PROP_MIN_HITS, PROP_MAX_MISSES, PROP_MIN_IOU, PROP_GATE, PROP_POS
 #define DEFAULT_POST_MESSAGES FALSE
 #define DEFAULT_POST_FRAME_MESSAGES FALSE
 
-struct _GstCclTracker {
-  GstBaseTransform parent;
-
+// The element's state: constructed in the GObject private area by instance_init, destroyed in finalize.
+struct GstCclTrackerPrivate {
   // Properties, guarded by the object lock; read once per frame.
   ccl::track::Options options;
-  gboolean post_messages;
-  gboolean post_frame_messages;
+  bool post_messages = DEFAULT_POST_MESSAGES;
+  bool post_frame_messages = DEFAULT_POST_FRAME_MESSAGES;
 
   // Streaming thread only.
-  ccl::track::Tracker* tracker;
-  std::vector<ccl::track::Detection>* detections;
-  std::vector<std::uint32_t>* ids;
-  gboolean warned_no_meta;
-  // The frame geometry of the current caps (media type, width, height; -1 where absent).
-  gchar* geometry;
+  std::optional<ccl::track::Tracker> tracker;  // from start to stop
+  std::vector<ccl::track::Detection> detections;
+  std::vector<std::uint32_t> ids;
+  bool warned_no_meta = false;
+  // The frame geometry of the current caps (media type, width, height; -1 where absent); "" before caps.
+  std::string geometry;
 };
 
-G_DEFINE_TYPE(GstCclTracker, gst_ccl_tracker, GST_TYPE_BASE_TRANSFORM);
+struct _GstCclTracker {
+  GstBaseTransform parent;
+  GstCclTrackerPrivate* priv;  // in the GObject private area: GObject frees it, finalize destroys it
+};
+
+G_DEFINE_TYPE_WITH_PRIVATE(GstCclTracker, gst_ccl_tracker, GST_TYPE_BASE_TRANSFORM);
+static_assert(alignof(GstCclTrackerPrivate) <= 2 * sizeof(gsize), "GObject aligns private data to 2 gsize");
 GST_ELEMENT_REGISTER_DEFINE(ccltracker, "ccltracker", GST_RANK_NONE, GST_TYPE_CCL_TRACKER);
 
 static GstStaticPadTemplate sink_template =
@@ -81,61 +89,62 @@ static GstStaticPadTemplate src_template =
     GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
 static void post_events(GstCclTracker* self) {
-  for (const ccl::track::Event& e : self->tracker->events())
+  for (const ccl::track::Event& e : self->priv->tracker->events())
     gst_element_post_message(GST_ELEMENT(self),
                              gst_message_new_element(GST_OBJECT(self), gst_ccl_track_message_structure(e)));
 }
 
 // Ends every track (posting their "end" messages where asked): every "start" gets its "end".
 static void gst_ccl_tracker_end_tracks(GstCclTracker* self) {
-  if (!self->tracker) return;
-  self->tracker->reset();
+  GstCclTrackerPrivate* priv = self->priv;
+  if (!priv->tracker) return;
+  priv->tracker->reset();
   GST_OBJECT_LOCK(self);
-  const bool post = self->post_messages;
+  const bool post = priv->post_messages;
   GST_OBJECT_UNLOCK(self);
   if (post) post_events(self);
 }
 
 static void gst_ccl_tracker_restart(GstCclTracker* self) {
   GST_OBJECT_LOCK(self);
-  const ccl::track::Options options = self->options;
+  const ccl::track::Options options = self->priv->options;
   GST_OBJECT_UNLOCK(self);
-  delete self->tracker;
-  self->tracker = new ccl::track::Tracker(options);
+  self->priv->tracker.emplace(options);
 }
 
 static gboolean gst_ccl_tracker_start(GstBaseTransform* trans) {
   GstCclTracker* self = GST_CCL_TRACKER(trans);
   gst_ccl_tracker_restart(self);  // ids restart at 1 for each run of the element
-  self->warned_no_meta = FALSE;
+  self->priv->warned_no_meta = false;
   return TRUE;
 }
 
 static gboolean gst_ccl_tracker_stop(GstBaseTransform* trans) {
   GstCclTracker* self = GST_CCL_TRACKER(trans);
   gst_ccl_tracker_end_tracks(self);
-  g_clear_pointer(&self->geometry, g_free);
-  delete self->tracker;
-  self->tracker = nullptr;
+  self->priv->geometry.clear();
+  self->priv->tracker.reset();
   return TRUE;
 }
 
 // The caps' frame geometry as a string ("video/x-raw 640x360"): what track positions depend on.
-static gchar* geometry_of(GstCaps* caps) {
+static std::string geometry_of(GstCaps* caps) {
   const GstStructure* s = caps && gst_caps_get_size(caps) > 0 ? gst_caps_get_structure(caps, 0) : nullptr;
   gint width = -1, height = -1;
   if (s) gst_structure_get_int(s, "width", &width), gst_structure_get_int(s, "height", &height);
-  return g_strdup_printf("%s %dx%d", s ? gst_structure_get_name(s) : "", width, height);
+  gchar* text = g_strdup_printf("%s %dx%d", s ? gst_structure_get_name(s) : "", width, height);
+  std::string geometry = text;
+  g_free(text);
+  return geometry;
 }
 
 // New frame geometry: positions in the old frames mean nothing in the new ones. Caps that change
 // only the rest (framerate, colorimetry: decoders re-send such caps mid-stream) keep the tracks.
 static gboolean gst_ccl_tracker_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps*) {
   GstCclTracker* self = GST_CCL_TRACKER(trans);
-  gchar* geometry = geometry_of(incaps);
-  if (self->geometry && g_strcmp0(self->geometry, geometry) != 0) gst_ccl_tracker_end_tracks(self);
-  g_free(self->geometry);
-  self->geometry = geometry;
+  std::string geometry = geometry_of(incaps);
+  if (!self->priv->geometry.empty() && self->priv->geometry != geometry) gst_ccl_tracker_end_tracks(self);
+  self->priv->geometry = std::move(geometry);
   return TRUE;
 }
 
@@ -150,20 +159,21 @@ static gboolean gst_ccl_tracker_sink_event(GstBaseTransform* trans, GstEvent* ev
 
 static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBuffer* buffer) {
   GstCclTracker* self = GST_CCL_TRACKER(trans);
+  GstCclTrackerPrivate* priv = self->priv;
   GstCclMeta* meta = gst_buffer_get_ccl_meta(buffer);
   if (!meta) {
     // Not a frame cudaccl labelled (a gap, say): the tracks neither match nor miss.
-    if (!self->warned_no_meta) GST_INFO_OBJECT(self, "buffer without GstCclMeta passed untracked");
-    self->warned_no_meta = TRUE;
+    if (!priv->warned_no_meta) GST_INFO_OBJECT(self, "buffer without GstCclMeta passed untracked");
+    priv->warned_no_meta = true;
     return GST_FLOW_OK;
   }
   GST_OBJECT_LOCK(self);
-  const ccl::track::Options options = self->options;
-  const bool post = self->post_messages, post_frame = self->post_frame_messages;
+  const ccl::track::Options options = priv->options;
+  const bool post = priv->post_messages, post_frame = priv->post_frame_messages;
   GST_OBJECT_UNLOCK(self);
-  self->tracker->set_options(options);
+  priv->tracker->set_options(options);
 
-  std::vector<ccl::track::Detection>& detections = *self->detections;
+  std::vector<ccl::track::Detection>& detections = priv->detections;
   detections.resize(meta->n_components);
   for (guint i = 0; i < meta->n_components; ++i) {
     const GstCclComponent& c = meta->components[i];
@@ -171,36 +181,37 @@ static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBu
     detections[i].area = c.area;
     detections[i].centroid_x = float(c.centroid_x), detections[i].centroid_y = float(c.centroid_y);
   }
-  self->ids->resize(detections.size());
+  priv->ids.resize(detections.size());
   const GstClockTime pts = GST_BUFFER_PTS(buffer);
-  self->tracker->update(detections.data(), detections.size(), std::int64_t(pts), self->ids->data());
+  priv->tracker->update(detections.data(), detections.size(), std::int64_t(pts), priv->ids.data());
 
-  gst_ccl_track_write_ids(meta, *self->ids);
+  gst_ccl_track_write_ids(meta, priv->ids);
   gst_ccl_track_write_roi_params(buffer, meta);
-  gst_ccl_track_life_meta_add(buffer, *self->tracker);  // tracks started or ended here, for cclanalytics
+  gst_ccl_track_life_meta_add(buffer, *priv->tracker);  // tracks started or ended here, for cclanalytics
 #if CCL_HAVE_ANALYTICS
-  gst_ccl_track_add_analytics(buffer, meta, self->tracker->first_times(), pts);
-  gst_ccl_track_add_lost_analytics(buffer, self->tracker->tracks());
+  gst_ccl_track_add_analytics(buffer, meta, priv->tracker->first_times(), pts);
+  gst_ccl_track_add_lost_analytics(buffer, priv->tracker->tracks());
 #endif
   if (post) post_events(self);
   if (post_frame)
     gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self),
                                                                         gst_ccl_outputs_tracked_message_structure(
                                                                             meta, gst_ccl_outputs_frame_times(trans->segment, buffer))));
-  GST_LOG_OBJECT(self, "%u components, %zu live tracks", meta->n_components, self->tracker->tracks().size());
+  GST_LOG_OBJECT(self, "%u components, %zu live tracks", meta->n_components, priv->tracker->tracks().size());
   return GST_FLOW_OK;
 }
 
 static void gst_ccl_tracker_set_property(GObject* object, guint prop_id, const GValue* value, GParamSpec* pspec) {
   GstCclTracker* self = GST_CCL_TRACKER(object);
+  GstCclTrackerPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
-    case PROP_MIN_HITS: self->options.min_hits = g_value_get_uint(value); break;
-    case PROP_MAX_MISSES: self->options.max_misses = g_value_get_uint(value); break;
-    case PROP_MIN_IOU: self->options.min_iou = float(g_value_get_double(value)); break;
-    case PROP_GATE: self->options.gate = float(g_value_get_double(value)); break;
-    case PROP_POST_MESSAGES: self->post_messages = g_value_get_boolean(value); break;
-    case PROP_POST_FRAME_MESSAGES: self->post_frame_messages = g_value_get_boolean(value); break;
+    case PROP_MIN_HITS: priv->options.min_hits = g_value_get_uint(value); break;
+    case PROP_MAX_MISSES: priv->options.max_misses = g_value_get_uint(value); break;
+    case PROP_MIN_IOU: priv->options.min_iou = float(g_value_get_double(value)); break;
+    case PROP_GATE: priv->options.gate = float(g_value_get_double(value)); break;
+    case PROP_POST_MESSAGES: priv->post_messages = g_value_get_boolean(value); break;
+    case PROP_POST_FRAME_MESSAGES: priv->post_frame_messages = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -208,25 +219,22 @@ static void gst_ccl_tracker_set_property(GObject* object, guint prop_id, const G
 
 static void gst_ccl_tracker_get_property(GObject* object, guint prop_id, GValue* value, GParamSpec* pspec) {
   GstCclTracker* self = GST_CCL_TRACKER(object);
+  GstCclTrackerPrivate* priv = self->priv;
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
-    case PROP_MIN_HITS: g_value_set_uint(value, self->options.min_hits); break;
-    case PROP_MAX_MISSES: g_value_set_uint(value, self->options.max_misses); break;
-    case PROP_MIN_IOU: g_value_set_double(value, self->options.min_iou); break;
-    case PROP_GATE: g_value_set_double(value, self->options.gate); break;
-    case PROP_POST_MESSAGES: g_value_set_boolean(value, self->post_messages); break;
-    case PROP_POST_FRAME_MESSAGES: g_value_set_boolean(value, self->post_frame_messages); break;
+    case PROP_MIN_HITS: g_value_set_uint(value, priv->options.min_hits); break;
+    case PROP_MAX_MISSES: g_value_set_uint(value, priv->options.max_misses); break;
+    case PROP_MIN_IOU: g_value_set_double(value, priv->options.min_iou); break;
+    case PROP_GATE: g_value_set_double(value, priv->options.gate); break;
+    case PROP_POST_MESSAGES: g_value_set_boolean(value, priv->post_messages); break;
+    case PROP_POST_FRAME_MESSAGES: g_value_set_boolean(value, priv->post_frame_messages); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
 }
 
 static void gst_ccl_tracker_finalize(GObject* object) {
-  GstCclTracker* self = GST_CCL_TRACKER(object);
-  delete self->tracker;
-  delete self->detections;
-  delete self->ids;
-  g_free(self->geometry);
+  GST_CCL_TRACKER(object)->priv->~GstCclTrackerPrivate();
   G_OBJECT_CLASS(gst_ccl_tracker_parent_class)->finalize(object);
 }
 
@@ -296,17 +304,10 @@ static void gst_ccl_tracker_class_init(GstCclTrackerClass* klass) {
   trans_class->set_caps = GST_DEBUG_FUNCPTR(gst_ccl_tracker_set_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_ccl_tracker_sink_event);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR(gst_ccl_tracker_transform_ip);
-
-  GST_DEBUG_CATEGORY_INIT(gst_ccl_tracker_debug, "ccltracker", 0, "connected component tracker");
 }
 
 static void gst_ccl_tracker_init(GstCclTracker* self) {
-  self->options = ccl::track::Options{};
-  self->post_messages = DEFAULT_POST_MESSAGES;
-  self->post_frame_messages = DEFAULT_POST_FRAME_MESSAGES;
-  self->tracker = nullptr;
-  self->detections = new std::vector<ccl::track::Detection>();
-  self->ids = new std::vector<std::uint32_t>();
+  self->priv = new (gst_ccl_tracker_get_instance_private(self)) GstCclTrackerPrivate();
   // Metadata needs a writable buffer: in place, never passthrough (allocation queries go upstream
   // untouched, as for any always-in-place transform, so CUDA memory passes).
   gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
