@@ -188,8 +188,8 @@ def main():
     if not binary:
         skip("mosquitto is not installed (apt-get install mosquitto)")
     Gst.init(None)
-    if Gst.ElementFactory.find("cclanalytics") is None:
-        skip("cclanalytics not built")
+    if Gst.ElementFactory.make("cclanalytics", None) is None:  # make: the plugin must load, not only be registered
+        skip("cclanalytics not built, or its plugin does not load here")
 
     # The daylight scene's objects cross the rules' line both ways and visit its zone.
     description = ("cclblobsrc scene=daylight num-buffers=300 ! cudaccl backend=cpu foreground=adaptive "
