@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "parse_launch.hpp"
+
 namespace quality {
 namespace {
 
@@ -64,14 +66,7 @@ std::vector<std::uint8_t> read_bmp(const std::string& path, int* width, int* hei
 
 // Runs `launch` (ending in an appsink named "sink") and returns every buffer, deep-copied.
 std::vector<GstBuffer*> pull_all(const std::string& launch, GstCaps** caps) {
-  GError* error = nullptr;
-  GstElement* pipeline = gst_parse_launch(launch.c_str(), &error);
-  if (!pipeline || error) {
-    const std::string why = error ? error->message : "?";
-    g_clear_error(&error);
-    if (pipeline) gst_object_unref(pipeline);
-    throw std::runtime_error("cannot make the decoding pipeline '" + launch + "': " + why);
-  }
+  GstElement* pipeline = quality::parse_launch_or_throw(launch, "the decoding pipeline");
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
   std::vector<GstBuffer*> buffers;
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
@@ -84,6 +79,7 @@ std::vector<GstBuffer*> pull_all(const std::string& launch, GstCaps** caps) {
   GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
   std::string why;
   if (m) {
+    GError* error = nullptr;
     gst_message_parse_error(m, &error, nullptr);
     why = error ? error->message : "error";
     g_clear_error(&error);

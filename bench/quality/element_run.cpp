@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "parse_launch.hpp"
+
 namespace quality {
 namespace {
 
@@ -84,14 +86,7 @@ ElementRun run_element(const std::string& line, const char* backend, const std::
   const std::string launch = "appsrc name=quality_src format=time block=true max-buffers=4 ! " + trimmed(line) +
                              " name=quality_ccl show-mask=true backend=" + backend +
                              " ! appsink name=quality_sink sync=false";
-  GError* error = nullptr;
-  GstElement* pipeline = gst_parse_launch(launch.c_str(), &error);
-  if (!pipeline || error) {
-    const std::string why = error ? error->message : "?";
-    g_clear_error(&error);
-    if (pipeline) gst_object_unref(pipeline);
-    throw std::runtime_error("cannot make '" + launch + "': " + why);
-  }
+  GstElement* pipeline = quality::parse_launch_or_throw(launch, "the element pipeline");
   GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), "quality_src");
   GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "quality_sink");
   GstElement* ccl = gst_bin_get_by_name(GST_BIN(pipeline), "quality_ccl");
