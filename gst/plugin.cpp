@@ -8,6 +8,7 @@
 #include "ccl_debug.h"
 #include "ccl_scene_meta.h"
 #include "ccl_track_life_meta.h"
+#include "ccl_tracks_meta.h"
 #include "cclblobsrc.h"
 #include "ccloverlay.h"
 #include "gstcclanalytics.h"
@@ -32,6 +33,7 @@ static gboolean plugin_init(GstPlugin* plugin) {
 #endif
   gst_ccl_meta_get_info();
   gst_ccl_track_life_meta_register();
+  gst_ccl_tracks_meta_register();
   gst_ccl_scene_meta_register();
   gboolean ok = GST_ELEMENT_REGISTER(cudaccl, plugin);
   ok &= GST_ELEMENT_REGISTER(ccltracker, plugin);

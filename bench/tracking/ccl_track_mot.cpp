@@ -1,12 +1,12 @@
-// ccl-track-mot: runs the tracker core over a MOTChallenge det.txt and writes its confirmed tracks
-// in MOT results format (frame,id,x,y,w,h,1,-1,-1,-1), for any MOT scorer. Usage:
+// ccl-track-mot: runs the tracker core over a MOTChallenge det.txt and writes its located tracks
+// (Track::located: matched, or hidden in a merged detection) in MOT results format (frame,id,x,y,w,h,1,-1,-1,-1), for any MOT scorer. Usage:
 //   ccl-track-mot DET_TXT [--min-score S] [--out FILE] [--min-hits N] [--max-misses N]
 //                 [--min-iou F] [--gate F] [--high-score F] [--low-score F] [--direction-weight F]
 //                 [--boxes detection|estimate]
 // Without options the tracker runs with its defaults (the ccltracker element's). --min-score drops
-// detections below S before the tracker sees them. Each reported box is the track's Kalman estimate
-// after its match (as ByteTrack and OC-SORT report), or with --boxes detection the matched
-// detection's own box.
+// detections below S before the tracker sees them. Each matched track's box is its Kalman estimate
+// after its match (as ByteTrack and OC-SORT report), or with --boxes detection Track::shown (the
+// matched detection's box, or its part of a merged one); a hidden track's is Track::shown.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -78,13 +78,11 @@ int main(int argc, char** argv) {
     const std::vector<ccl::track::Detection>& d = it == frames.end() ? kNone : it->second;
     ids.assign(d.size(), 0);
     tracker.update(d.data(), d.size(), f, ids.data());
-    std::map<std::uint32_t, ccl::track::Box> estimate_of;
-    if (estimates)
-      for (const ccl::track::Track& t : tracker.tracks()) estimate_of[t.id] = t.estimate();
-    for (std::size_t k = 0; k < d.size(); ++k) {
-      if (ids[k] == 0) continue;
-      const ccl::track::Box& b = estimates ? estimate_of[ids[k]] : d[k].box;
-      std::fprintf(out, "%d,%u,%.3f,%.3f,%.3f,%.3f,1,-1,-1,-1\n", f, ids[k], double(b.x), double(b.y), double(b.width),
+    // Every located track: matched ones, and those hidden in a merged detection at their part of it.
+    for (const ccl::track::Track& t : tracker.tracks()) {
+      if (!t.located()) continue;
+      const ccl::track::Box b = estimates && !t.hidden ? t.estimate() : t.shown;
+      std::fprintf(out, "%d,%u,%.3f,%.3f,%.3f,%.3f,1,-1,-1,-1\n", f, t.id, double(b.x), double(b.y), double(b.width),
                    double(b.height));
     }
   }

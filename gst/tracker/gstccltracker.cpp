@@ -26,6 +26,13 @@
  * that cclanalytics downstream counts what a track did while tentative and ends tracks at once
  * (gst/tracker/ccl_track_life_meta.h, kernels/tracker/README.md).
  *
+ * Every buffer also gets the custom meta "GstCclTracksMeta" (structure "ccl-tracks", field
+ * "tracks": packed records of id, component index, box and flags; gst/tracker/ccl_tracks_meta.h):
+ * the tracker's output, one box per located track. Objects that touch are one component, and
+ * one track takes it; the others in it are hidden there, and each track in such a merged
+ * component gets its part of it (its predicted box, moved the least that fits it inside): two
+ * people walking together are two tracks with two boxes.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 cclblobsrc scene=daylight ! video/x-raw,format=GRAY8 ! \
@@ -49,6 +56,7 @@
 #include "ccl_track_life_meta.h"
 #include "ccl_track_messages.h"
 #include "ccl_track_outputs.h"
+#include "ccl_tracks_meta.h"
 #include "tracker/tracker.hpp"
 
 #define GST_CAT_DEFAULT gst_ccl_tracker_debug
@@ -188,6 +196,7 @@ static GstFlowReturn gst_ccl_tracker_transform_ip(GstBaseTransform* trans, GstBu
   gst_ccl_track_write_ids(meta, priv->ids);
   gst_ccl_track_write_roi_params(buffer, meta);
   gst_ccl_track_life_meta_add(buffer, *priv->tracker);  // tracks started or ended here, for cclanalytics
+  gst_ccl_tracks_meta_add(buffer, *priv->tracker);       // every located track's box, merged ones too
 #if CCL_HAVE_ANALYTICS
   gst_ccl_track_add_analytics(buffer, meta, priv->tracker->first_times(), pts);
   gst_ccl_track_add_lost_analytics(buffer, priv->tracker->tracks());

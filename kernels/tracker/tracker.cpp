@@ -40,6 +40,13 @@ Box lerp(const Box& a, const Box& b, float s) {
   return {a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.width + (b.width - a.width) * s, a.height + (b.height - a.height) * s};
 }
 
+// A track's part of a merged blob: its predicted box, no larger than the blob, moved the least that
+// puts it inside.
+Box part_of(const Box& predicted, const Box& blob) {
+  const float w = std::min(predicted.width, blob.width), h = std::min(predicted.height, blob.height);
+  return {std::clamp(predicted.x, blob.x, blob.x + blob.width - w), std::clamp(predicted.y, blob.y, blob.y + blob.height - h), w, h};
+}
+
 }  // namespace
 
 Tracker::Tracker(const Options& options) : options_(sanitized(options)) {}
@@ -270,6 +277,11 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
         }
     }
 
+  // A detection that holds hidden tracks is a merged blob: the track that took it gets its part.
+  holds_hidden_.assign(n, 0);
+  for (std::size_t i = 0; i < n_tracks; ++i)
+    if (hidden_in_[i] >= 0) holds_hidden_[std::size_t(hidden_in_[i])] = 1;
+
   // Lifecycle, in track order; survivors move down in place, new tracks are appended after them.
   std::size_t kept = 0;
   // A survivor is moved down before it changes: moved after, its copy read back fields just
@@ -290,11 +302,13 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     Track& t = tracks_[kept];
     if (j < 0) {
       ++t.misses;
-      t.hidden = hidden_in_[i] >= 0;
+      t.hidden = t.grouped = hidden_in_[i] >= 0;
+      t.detection = hidden_in_[i];
       if (t.hidden) {
         const Box& blob = detections[hidden_in_[i]].box;
         t.filter.cx = std::clamp(t.filter.cx, blob.x, blob.x + blob.width);
         t.filter.cy = std::clamp(t.filter.cy, blob.y, blob.y + blob.height);
+        t.shown = part_of(t.estimate(), blob);
       } else {
         ++t.exposed_misses;
       }
@@ -303,7 +317,16 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
         events_.push_back(Event{Event::Kind::Lost, t.id, t.first_time, t.last_time, t.box});
       }
     } else {
-      const Detection& d = detections[j];
+      // In a merged blob the track is measured at its part of it: the blob's box would grow it
+      // over the hidden tracks' objects.
+      t.grouped = holds_hidden_[std::size_t(j)] != 0;
+      t.detection = j;
+      Detection d = detections[j];
+      if (t.grouped) {
+        d.box = part_of(t.estimate(), d.box);
+        d.centroid_x = d.box.center_x(), d.centroid_y = d.box.center_y();
+      }
+      t.shown = d.box;
       match(t, d, time);
       t.misses = t.exposed_misses = 0;
       t.hidden = false;
@@ -332,7 +355,8 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     if (detections[j].score < options_.high_score) continue;
     const Detection& d = detections[j];
     Track t;
-    t.box = d.box;
+    t.box = t.shown = d.box;
+    t.detection = std::int32_t(j);
     t.centroid_x = d.centroid_x, t.centroid_y = d.centroid_y;
     t.filter.start(d.box);
     t.at_last_match = t.filter;

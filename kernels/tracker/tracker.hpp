@@ -66,17 +66,24 @@ struct TrailPoint {
 struct Track {
   std::uint32_t id = 0;  // 0 while tentative
   TrackState state = TrackState::Tentative;
-  Box box;                               // last matched detection's box
+  Box box;                               // last matched detection's box (its part, in a merged blob)
+  // Where it is this frame, when located(): its detection's box, or in a merged blob (a detection
+  // holding several tracks) its part of it: its predicted box moved the least that fits it inside.
+  Box shown;
   float centroid_x = 0, centroid_y = 0;  // last matched detection's centroid
   std::uint32_t hits = 0;    // consecutive matched frames (tentative) / total matches (confirmed)
   std::uint32_t misses = 0;  // consecutive frames without a match
   std::uint32_t exposed_misses = 0;  // of those, frames it was not hidden in a merged blob
   bool hidden = false;  // lost inside a detection another track took (a merged blob): see Options::hidden_share
+  bool grouped = false;  // this frame in a detection that holds several tracks (shown = its estimated part)
+  std::int32_t detection = -1;  // this frame's detection it was matched to or is hidden in; -1 none
   std::int64_t first_time = 0, last_time = 0;
   BoxFilter filter;          // the motion model now (after this frame's prediction / match)
   BoxFilter at_last_match;   // the motion model right after its last match (where recovery restarts)
   std::uint32_t trail_slot = 0, trail_head = 0, trail_size = 0;  // its ring in the Tracker's trail store
 
+  // Confirmed and, this frame, matched or hidden in a merged blob: a tracker's output (at shown).
+  bool located() const { return id != 0 && (misses == 0 || hidden); }
   Box estimate() const { return filter.box(); }  // where the model puts the object now
   float velocity_x() const { return filter.vx; }  // box centre, pixels per frame
   float velocity_y() const { return filter.vy; }
@@ -133,7 +140,7 @@ class Tracker {
   std::vector<std::uint32_t> free_slots_;     // slots of ended tracks, reused last-freed first
   // Per-frame scratch, kept so a frame allocates nothing once the sizes settled.
   const Detection* detections_ = nullptr;
-  std::vector<int> detection_of_, track_of_, hidden_in_;  // per track / per detection: the match or -1
+  std::vector<int> detection_of_, track_of_, hidden_in_, holds_hidden_;  // per track / per detection: the match or -1
   std::vector<int> strong_, weak_, established_, tentative_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;

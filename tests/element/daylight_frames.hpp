@@ -25,7 +25,39 @@ struct Shot {
   int n_ccl_metas = 0;  // GstCclMetas on the buffer (a cudaccl downstream)
   ccl::Result ccl;      // the last one's result
   std::vector<guint32> track_ids;  // its components' track_id (a ccltracker downstream), in order
+  // A ccltracker's GstCclTracksMeta, read by its documented layout (gst/tracker/ccl_tracks_meta.h).
+  struct Located {
+    guint32 id;
+    gint32 component;
+    float x, y, width, height;
+    guint32 flags;
+  };
+  bool has_tracks = false;
+  std::vector<Located> tracks;
 };
+
+// The "tracks" bytes of a GstCclTracksMeta: 28-byte records (guint32 id, gint32 component, 4 x
+// gfloat box, guint32 flags), read field by field; false when absent or malformed.
+inline bool read_tracks(GstBuffer* buffer, std::vector<Shot::Located>* out) {
+  out->clear();
+  GstCustomMeta* meta = gst_buffer_get_custom_meta(buffer, "GstCclTracksMeta");
+  if (!meta) return false;
+  const GstStructure* s = gst_custom_meta_get_structure(meta);
+  const GValue* v = gst_structure_get_value(s, "tracks");
+  if (!gst_structure_has_name(s, "ccl-tracks") || !v || !G_VALUE_HOLDS(v, G_TYPE_BYTES)) return false;
+  gsize size = 0;
+  const guint8* p = static_cast<const guint8*>(g_bytes_get_data(static_cast<GBytes*>(g_value_get_boxed(v)), &size));
+  if (size % 28) return false;
+  for (gsize at = 0; at < size; at += 28) {
+    Shot::Located t;
+    std::memcpy(&t.id, p + at, 4), std::memcpy(&t.component, p + at + 4, 4);
+    std::memcpy(&t.x, p + at + 8, 4), std::memcpy(&t.y, p + at + 12, 4);
+    std::memcpy(&t.width, p + at + 16, 4), std::memcpy(&t.height, p + at + 20, 4);
+    std::memcpy(&t.flags, p + at + 24, 4);
+    out->push_back(t);
+  }
+  return true;
+}
 
 // The first `n` frames of "cclblobsrc scene=daylight <extra>" at `w`x`h`, through `downstream`
 // ("elem ! elem ! ", if any) before the appsink.
@@ -59,6 +91,7 @@ inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = ""
       s.ccl = elcheck::from_meta(*m);
       for (guint i = 0; i < m->n_components; ++i) s.track_ids.push_back(m->components[i].track_id);
     }
+    s.has_tracks = read_tracks(buffer, &s.tracks);
     shots.push_back(std::move(s));
     gst_sample_unref(sample);
   }

@@ -75,14 +75,23 @@ inline Frame render(const std::vector<Mover>& movers, int frame, float w, float 
 }
 
 // Runs `tracker` over frames 0..n-1 and scores it; `ids_of` gets every frame's ids when given.
+// What is scored: the detections' boxes under their track ids, or the tracker's located tracks at
+// Track::shown (those hidden in a merged detection at their part of it).
+enum class Output { Detections, LocatedTracks };
+
 inline mot::Score run(ccl::track::Tracker& tracker, const std::vector<Mover>& movers, int n, float w, float h,
-                      mot::Scorer* scorer, std::vector<std::vector<std::uint32_t>>* ids_of = nullptr) {
+                      mot::Scorer* scorer, std::vector<std::vector<std::uint32_t>>* ids_of = nullptr,
+                      Output output = Output::Detections) {
   for (int i = 0; i < n; ++i) {
     const Frame f = render(movers, i, w, h);
     std::vector<std::uint32_t> ids(f.detections.size());
     tracker.update(f.detections.data(), f.detections.size(), i, ids.data());
     std::vector<mot::Reported> reported;
-    for (std::size_t k = 0; k < ids.size(); ++k) reported.push_back({ids[k], f.detections[k].box});
+    if (output == Output::Detections)
+      for (std::size_t k = 0; k < ids.size(); ++k) reported.push_back({ids[k], f.detections[k].box});
+    else
+      for (const ccl::track::Track& t : tracker.tracks())
+        if (t.located()) reported.push_back({t.id, t.shown});
     scorer->add_frame(f.truth, reported);
     if (ids_of) ids_of->push_back(ids);
   }

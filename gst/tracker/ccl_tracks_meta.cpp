@@ -1,0 +1,32 @@
+#include "ccl_tracks_meta.h"
+
+void gst_ccl_tracks_meta_register() {
+  static gsize done = 0;
+  if (g_once_init_enter(&done)) {
+    // Another copy of this code (the plugin's, a test's) may have registered it: once per process.
+    static const gchar* tags[] = {nullptr};
+    if (!gst_meta_get_info(GST_CCL_TRACKS_META_NAME)) gst_meta_register_custom(GST_CCL_TRACKS_META_NAME, tags, nullptr, nullptr, nullptr);
+    g_once_init_leave(&done, 1);
+  }
+}
+
+void gst_ccl_tracks_meta_add(GstBuffer* buffer, const ccl::track::Tracker& tracker) {
+  gst_ccl_tracks_meta_register();
+  GstCustomMeta* meta = gst_buffer_add_custom_meta(buffer, GST_CCL_TRACKS_META_NAME);
+  if (!meta) return;
+  std::size_t n = 0;
+  for (const ccl::track::Track& t : tracker.tracks()) n += t.located();
+  // One allocation for all records: this meta rides on every buffer.
+  auto* records = static_cast<GstCclTrackRecord*>(g_malloc(n * sizeof(GstCclTrackRecord) + 1));
+  std::size_t k = 0;
+  for (const ccl::track::Track& t : tracker.tracks()) {
+    if (!t.located()) continue;
+    const guint32 flags = (t.grouped ? GST_CCL_TRACK_MERGED : 0u) | (t.hidden ? GST_CCL_TRACK_HIDDEN : 0u);
+    records[k++] = {t.id, t.detection, t.shown.x, t.shown.y, t.shown.width, t.shown.height, flags};
+  }
+  GBytes* bytes = g_bytes_new_take(records, n * sizeof(GstCclTrackRecord));
+  GstStructure* s = gst_custom_meta_get_structure(meta);
+  gst_structure_set_name(s, "ccl-tracks");
+  gst_structure_set(s, "tracks", G_TYPE_BYTES, bytes, nullptr);
+  g_bytes_unref(bytes);
+}

@@ -1,0 +1,35 @@
+// GstCclTracksMeta: where ccltracker places every located track in a buffer (a tracker's output:
+// one box per object it follows), as a custom meta (gst_meta_register_custom, GStreamer >= 1.20).
+// GstCclMeta stays one entry per connected component; this meta adds the tracks that share one:
+// objects that touch are one component, and a track hidden in it is placed at its part of it.
+// Its structure "ccl-tracks" holds
+//   tracks: GBytes, one 28-byte record per located track, in native byte order:
+//           guint32 id; gint32 component (index into the buffer's GstCclMeta components: the one it
+//           matched or is hidden in); gfloat x, y, width, height (its box); guint32 flags
+//           (GST_CCL_TRACK_MERGED: that component holds other tracks too, the box is this track's
+//           estimated part of it; GST_CCL_TRACK_HIDDEN: another track took the component).
+// Every buffer ccltracker pushes with a GstCclMeta carries one (no record when no track is located).
+#pragma once
+
+#include <gst/gst.h>
+
+#include "tracker/tracker.hpp"
+
+#define GST_CCL_TRACKS_META_NAME "GstCclTracksMeta"
+
+enum : guint32 { GST_CCL_TRACK_MERGED = 1u << 0, GST_CCL_TRACK_HIDDEN = 1u << 1 };
+
+// One record of the "tracks" bytes (the layout above; 28 bytes, no padding).
+struct GstCclTrackRecord {
+  guint32 id;
+  gint32 component;
+  gfloat x, y, width, height;
+  guint32 flags;
+};
+static_assert(sizeof(GstCclTrackRecord) == 28, "GstCclTracksMeta records are 28 bytes");
+
+// Registers the meta (once; the plugin does it at load).
+void gst_ccl_tracks_meta_register();
+
+// Adds the meta for the tracker's last update: every Track::located() track, oldest first.
+void gst_ccl_tracks_meta_add(GstBuffer* buffer, const ccl::track::Tracker& tracker);
