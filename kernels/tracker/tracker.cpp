@@ -264,6 +264,7 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   // come out. Only tracks matched last frame or hidden are tested: a few, so each tests every
   // detection.
   hidden_in_.assign(n_tracks, -1);
+  merged_.clear();
   if (options_.hidden_share > 0)
     for (std::size_t i = 0; i < n_tracks; ++i) {
       const Track& t = tracks_[i];
@@ -273,14 +274,10 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       for (std::size_t j = 0; j < n; ++j)
         if (track_of_[j] >= 0 && intersection(e, detections[j].box) >= need) {
           hidden_in_[i] = int(j);
+          merged_.push_back(int(j));  // a detection that holds a hidden track is a merged blob
           break;
         }
     }
-
-  // A detection that holds hidden tracks is a merged blob: the track that took it gets its part.
-  holds_hidden_.assign(n, 0);
-  for (std::size_t i = 0; i < n_tracks; ++i)
-    if (hidden_in_[i] >= 0) holds_hidden_[std::size_t(hidden_in_[i])] = 1;
 
   // Lifecycle, in track order; survivors move down in place, new tracks are appended after them.
   std::size_t kept = 0;
@@ -319,15 +316,19 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
     } else {
       // In a merged blob the track is measured at its part of it: the blob's box would grow it
       // over the hidden tracks' objects.
-      t.grouped = holds_hidden_[std::size_t(j)] != 0;
+      // (merged_ holds a few detections: a search costs less than a per-detection flag.)
+      t.grouped = !merged_.empty() && std::find(merged_.begin(), merged_.end(), j) != merged_.end();
       t.detection = j;
-      Detection d = detections[j];
+      const Detection* d = &detections[j];
+      Detection part;
       if (t.grouped) {
-        d.box = part_of(t.estimate(), d.box);
-        d.centroid_x = d.box.center_x(), d.centroid_y = d.box.center_y();
+        part = *d;
+        part.box = part_of(t.estimate(), d->box);
+        part.centroid_x = part.box.center_x(), part.centroid_y = part.box.center_y();
+        d = &part;
       }
-      t.shown = d.box;
-      match(t, d, time);
+      t.shown = d->box;
+      match(t, *d, time);
       t.misses = t.exposed_misses = 0;
       t.hidden = false;
       ++t.hits;

@@ -240,7 +240,9 @@ TEST(Tracker, TracksInAMergedBlobArePlacedAtTheirParts) {
     ids.assign(f.size(), 0);
     tracker.update(f.data(), f.size(), i, ids.data());
     if (i == 9) first_ids = ids;
-    if (i == 20) EXPECT_EQ(ids, first_ids) << "both ids come back when the component parts";
+    if (i == 20) {
+      EXPECT_EQ(ids, first_ids) << "both ids come back when the component parts";
+    }
     if (!joined) continue;
     std::map<std::uint32_t, Box> at;
     int hidden = 0;
