@@ -195,11 +195,10 @@ Counts run_tracker(const Rules& rules, const std::map<int, std::vector<motmetric
     const std::int64_t now = std::int64_t(f - 1) * kFrameNs;
     tracker.update(detections.data(), detections.size(), now, ids.data());
     objects.clear(), ended.clear(), histories.clear(), started.clear();
-    for (std::size_t k = 0; k < detections.size(); ++k)
-      if (ids[k] != 0) {
-        const ccl::track::Box& b = detections[k].box;
-        objects.push_back({ids[k], b.x, b.y, b.width, b.height});
-      }
+    // What cclanalytics reads from ccltracker's GstCclTracksMeta: every located track at its box
+    // (one hidden in another's detection at its part of it).
+    for (const ccl::track::Track& t : tracker.tracks())
+      if (t.located()) objects.push_back({t.id, t.shown.x, t.shown.y, t.shown.width, t.shown.height});
     for (const ccl::track::Event& e : tracker.events()) {
       if (e.kind == ccl::track::Event::Kind::Ended) ended.push_back(e.id);
       if (e.kind != ccl::track::Event::Kind::Started) continue;

@@ -10,10 +10,16 @@ const ccl::scene::Frame& CclFrameBuilder::build(GstBuffer* buffer, const GstCclM
                                                 unsigned width, unsigned height, std::int64_t last_time) {
   const double sx = meta->width ? double(width) / meta->width : 1, sy = meta->height ? double(height) / meta->height : 1;
   objects_.clear();
-  for (guint i = 0; i < meta->n_components; ++i) {
-    const GstCclComponent& c = meta->components[i];
-    if (c.track_id == 0) continue;  // not (yet) a confirmed track
-    objects_.push_back({c.track_id, float(c.x * sx), float(c.y * sy), float(c.width * sx), float(c.height * sy)});
+  if (gst_ccl_tracks_meta_read(buffer, &tracks_)) {
+    // Objects that touch are one component: the tracker's own boxes keep each of them apart.
+    for (const GstCclTrackRecord& t : tracks_)
+      objects_.push_back({t.id, float(t.x * sx), float(t.y * sy), float(t.width * sx), float(t.height * sy)});
+  } else {
+    for (guint i = 0; i < meta->n_components; ++i) {
+      const GstCclComponent& c = meta->components[i];
+      if (c.track_id == 0) continue;  // not (yet) a confirmed track
+      objects_.push_back({c.track_id, float(c.x * sx), float(c.y * sy), float(c.width * sx), float(c.height * sy)});
+    }
   }
   frame_ = ccl::scene::Frame{};
   frame_.time = ccl_analytics_engine_time(segment, GST_BUFFER_PTS(buffer), last_time);

@@ -1,6 +1,7 @@
-// One buffer as the engine's ccl::scene::Frame: the tracked components of its GstCclMeta (boxes in
-// the frame's pixels), its stream time, and ccltracker's GstCclTrackLifeMeta (tracks started with
-// their tentative sightings, tracks ended) where the buffer has one.
+// One buffer as the engine's ccl::scene::Frame: ccltracker's located tracks (its GstCclTracksMeta:
+// tracks in a merged component at their part of it), else the tracked components of its GstCclMeta
+// (boxes in the frame's pixels), its stream time, and ccltracker's GstCclTrackLifeMeta (tracks
+// started with their tentative sightings, tracks ended) where the buffer has one.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "analytics/scene.hpp"
 #include "ccl/gstcclmeta.h"
 #include "ccl_track_life_meta.h"
+#include "ccl_tracks_meta.h"
 
 // A buffer's time for the engine: the stream time of `pts`, else `pts`, else `last` (no PTS).
 std::int64_t ccl_analytics_engine_time(const GstSegment& segment, GstClockTime pts, std::int64_t last);
@@ -29,4 +31,5 @@ class CclFrameBuilder {
   std::vector<ccl::scene::TrackStart> started_;
   std::vector<std::vector<ccl::scene::Sighting>> histories_;
   CclTrackLife life_;
+  std::vector<GstCclTrackRecord> tracks_;
 };

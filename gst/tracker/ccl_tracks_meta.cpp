@@ -1,5 +1,7 @@
 #include "ccl_tracks_meta.h"
 
+#include <cstring>
+
 void gst_ccl_tracks_meta_register() {
   static gsize done = 0;
   if (g_once_init_enter(&done)) {
@@ -29,4 +31,18 @@ void gst_ccl_tracks_meta_add(GstBuffer* buffer, const ccl::track::Tracker& track
   gst_structure_set_name(s, "ccl-tracks");
   gst_structure_set(s, "tracks", G_TYPE_BYTES, bytes, nullptr);
   g_bytes_unref(bytes);
+}
+
+bool gst_ccl_tracks_meta_read(GstBuffer* buffer, std::vector<GstCclTrackRecord>* out) {
+  out->clear();
+  GstCustomMeta* meta = gst_buffer_get_custom_meta(buffer, GST_CCL_TRACKS_META_NAME);
+  if (!meta) return false;
+  const GValue* v = gst_structure_get_value(gst_custom_meta_get_structure(meta), "tracks");
+  if (!v || !G_VALUE_HOLDS(v, G_TYPE_BYTES)) return false;
+  gsize size = 0;
+  const void* data = g_bytes_get_data(static_cast<GBytes*>(g_value_get_boxed(v)), &size);
+  if (size % sizeof(GstCclTrackRecord)) return false;
+  out->resize(size / sizeof(GstCclTrackRecord));
+  if (size) std::memcpy(out->data(), data, size);
+  return true;
 }

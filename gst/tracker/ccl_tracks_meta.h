@@ -13,6 +13,8 @@
 
 #include <gst/gst.h>
 
+#include <vector>
+
 #include "tracker/tracker.hpp"
 
 #define GST_CCL_TRACKS_META_NAME "GstCclTracksMeta"
@@ -33,3 +35,7 @@ void gst_ccl_tracks_meta_register();
 
 // Adds the meta for the tracker's last update: every Track::located() track, oldest first.
 void gst_ccl_tracks_meta_add(GstBuffer* buffer, const ccl::track::Tracker& tracker);
+
+// The records of the buffer's GstCclTracksMeta into *out (cleared first); false when it has none
+// (or a malformed one).
+bool gst_ccl_tracks_meta_read(GstBuffer* buffer, std::vector<GstCclTrackRecord>* out);
