@@ -10,6 +10,10 @@
  * #GstVideoRegionOfInterestMeta (label = the "connected-component" parameter or the ROI id).
  * Boxes and centroids of a #GstCclMeta made for another frame size are rescaled to this frame.
  *
+ * Behind a ccltracker, the tracks are drawn as the tracker places them (its "GstCclTracksMeta"):
+ * objects that touch are one component, and each track in it gets its own box, its part of the
+ * component, numbered with its id; components no track took are drawn unnumbered.
+ *
  * With #GstCclOverlay:trail set to N > 0, every component with a track id (from a ccltracker
  * upstream) also gets a trail: a line in #GstCclOverlay:color, #GstCclOverlay:line-width thick,
  * through its centroids (rescaled like the boxes) of its last N frames. A track unseen in more than
@@ -47,6 +51,7 @@
 #include "ccl_draw.h"
 #include "ccl_scene_draw.h"
 #include "ccl_trail.h"
+#include "ccl_tracks_meta.h"
 
 #define GST_CAT_DEFAULT gst_ccl_overlay_debug
 
@@ -94,6 +99,7 @@ struct GstCclOverlayPrivate {
   CclTrails trails;
   // A ccltracker upstream gave track ids in this stream: components without one get no number.
   bool track_ids_seen = false;
+  std::vector<GstCclTrackRecord> tracks;  // the last GstCclTracksMeta read, reused
 };
 
 struct _GstCclOverlay {
@@ -139,6 +145,30 @@ void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, boo
     marks->push_back(Mark{c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y, number, !tracked || c.track_id != 0,
                           c.track_id});
   }
+}
+
+// From a ccltracker's GstCclTracksMeta (`tracks`, read into *records): each located track at its
+// box (centroid: the box's centre), then the components no track took, unnumbered. False, and
+// nothing added, when the buffer has no such meta.
+bool marks_from_tracks_meta(GstBuffer* buffer, const GstCclMeta* meta, gint frame_w, gint frame_h,
+                            std::vector<GstCclTrackRecord>* records, std::vector<Mark>* marks) {
+  if (!gst_ccl_tracks_meta_read(buffer, records)) return false;
+  const double sx = meta->width ? double(frame_w) / meta->width : 1, sy = meta->height ? double(frame_h) / meta->height : 1;
+  std::vector<bool> taken(meta->n_components);
+  for (const GstCclTrackRecord& r : *records) {
+    if (r.component >= 0 && guint(r.component) < meta->n_components) taken[std::size_t(r.component)] = true;
+    const double x = r.x * sx, y = r.y * sy, w = r.width * sx, h = r.height * sy;
+    marks->push_back(Mark{gint(std::lround(x)), gint(std::lround(y)), gint(std::lround(w)), gint(std::lround(h)),
+                          x + (w - 1) / 2, y + (h - 1) / 2, r.id, true, r.id});
+  }
+  const bool rescale = meta->width && meta->height && (meta->width != guint(frame_w) || meta->height != guint(frame_h));
+  for (guint i = 0; i < meta->n_components; i++) {
+    if (taken[i]) continue;
+    GstCclComponent c = meta->components[i];
+    if (rescale) gst_ccl_component_scale(&c, meta->width, meta->height, guint(frame_w), guint(frame_h));
+    marks->push_back(Mark{c.x, c.y, c.width, c.height, c.centroid_x, c.centroid_y, c.label, false, 0});
+  }
+  return true;
 }
 
 // From ROI metas: the "connected-component" parameters where cudaccl set them, else the box centre and id.
@@ -212,9 +242,10 @@ static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, 
 
   const gint w = GST_VIDEO_FRAME_WIDTH(frame), h = GST_VIDEO_FRAME_HEIGHT(frame);
   std::vector<Mark> marks;
-  if (const GstCclMeta* meta = gst_buffer_get_ccl_meta(frame->buffer))
-    marks_from_ccl_meta(meta, w, h, &priv->track_ids_seen, &marks);
-  else
+  if (const GstCclMeta* meta = gst_buffer_get_ccl_meta(frame->buffer)) {
+    if (!marks_from_tracks_meta(frame->buffer, meta, w, h, &priv->tracks, &marks))
+      marks_from_ccl_meta(meta, w, h, &priv->track_ids_seen, &marks);
+  } else
     marks_from_roi_metas(frame->buffer, &marks);
   GST_LOG_OBJECT(self, "drawing %zu components", marks.size());
   const CclPen pen = ccl_pen_from_argb(&frame->info, s.color);
