@@ -1,14 +1,11 @@
 #include "ccl_truth_attach.h"
 
+#include "ccl_custom_meta.h"
 #include "ccl_truth_meta.h"
 
 void gst_ccl_truth_meta_register() {
-  static const gchar* tags[] = {nullptr};  // no tags: the boxes are pixel coordinates, kept only with the geometry
   static gsize once = 0;
-  if (g_once_init_enter(&once)) {
-    gst_meta_register_custom(GST_CCL_TRUTH_META_NAME, tags, nullptr, nullptr, nullptr);
-    g_once_init_leave(&once, 1);
-  }
+  ccl_custom_meta_register_once(&once, GST_CCL_TRUTH_META_NAME);
 }
 
 namespace {

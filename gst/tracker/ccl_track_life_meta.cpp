@@ -1,5 +1,7 @@
 #include "ccl_track_life_meta.h"
 
+#include "ccl_custom_meta.h"
+
 namespace {
 
 void append_value(GValue* array, GValue* v) { gst_value_array_append_and_take_value(array, v); }
@@ -26,13 +28,8 @@ double double_at(const GValue* array, guint i) {
 }  // namespace
 
 void gst_ccl_track_life_meta_register() {
-  static gsize done = 0;
-  if (g_once_init_enter(&done)) {
-    // Another copy of this code (the plugin's, a test's) may have registered it: once per process.
-    static const gchar* tags[] = {nullptr};
-    if (!gst_meta_get_info(GST_CCL_TRACK_LIFE_META_NAME)) gst_meta_register_custom(GST_CCL_TRACK_LIFE_META_NAME, tags, nullptr, nullptr, nullptr);
-    g_once_init_leave(&done, 1);
-  }
+  static gsize once = 0;
+  ccl_custom_meta_register_once(&once, GST_CCL_TRACK_LIFE_META_NAME);
 }
 
 void gst_ccl_track_life_meta_add(GstBuffer* buffer, const ccl::track::Tracker& tracker) {

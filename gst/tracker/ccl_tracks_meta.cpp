@@ -2,14 +2,11 @@
 
 #include <cstring>
 
+#include "ccl_custom_meta.h"
+
 void gst_ccl_tracks_meta_register() {
-  static gsize done = 0;
-  if (g_once_init_enter(&done)) {
-    // Another copy of this code (the plugin's, a test's) may have registered it: once per process.
-    static const gchar* tags[] = {nullptr};
-    if (!gst_meta_get_info(GST_CCL_TRACKS_META_NAME)) gst_meta_register_custom(GST_CCL_TRACKS_META_NAME, tags, nullptr, nullptr, nullptr);
-    g_once_init_leave(&done, 1);
-  }
+  static gsize once = 0;
+  ccl_custom_meta_register_once(&once, GST_CCL_TRACKS_META_NAME);
 }
 
 void gst_ccl_tracks_meta_add(GstBuffer* buffer, const ccl::track::Tracker& tracker) {

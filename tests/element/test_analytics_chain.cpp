@@ -24,101 +24,96 @@ namespace {
 
 using namespace analytics_check;
 
-// A crossing made while the track was still tentative counts once ccltracker confirms it (its
-// GstCclTrackLifeMeta carries the tentative boxes), at the time it happened.
-TEST(CclAnalytics, TentativeCrossingCountsOnceConfirmed) {
-  elcheck::init();
-  GstElement* bin = gst_parse_bin_from_description("ccltracker min-hits=3 ! cclanalytics name=a", TRUE, nullptr);
-  ASSERT_TRUE(bin);
-  GstElement* analytics = gst_bin_get_by_name(GST_BIN(bin), "a");
-  g_object_set(analytics, "rules", R"({"hysteresis": 2, "lines": [{"name": "door", "from": [50, 0], "to": [50, 100]}]})",
-               nullptr);
-  gst_object_unref(analytics);
-  GstBus* bus = gst_bus_new();
-  gst_element_set_bus(bin, bus);
-  GstHarness* h = gst_harness_new_with_element(bin, "sink", "src");
-  gst_object_unref(bin);
-  gst_harness_set_src_caps_str(h, "video/x-raw,format=GRAY8,width=100,height=100,framerate=1/1");
-  // A 10 x 10 box moving 6 px a frame: its bottom-centre at x = 47 (right of the door, d = 3), then
-  // 53 (left): it crosses between frames 0 and 1, while tentative (confirmed at frame 2).
-  std::vector<std::string> events;
-  std::vector<guint64> ats;
-  for (int t = 0; t < 6; ++t) {
+// ccltracker ! cclanalytics (one door, x = 50, hysteresis 2) in a GstHarness, 100 x 100 GRAY8 at
+// 1 frame/s: frames with hand-made GstCclMetas in, the ccl-event messages they caused out.
+class TrackerAndAnalytics {
+ public:
+  struct Event {
+    std::string what;  // event_of()
+    int second;        // its timestamp
+    guint64 at;        // its "at" field (the sighting that completed it)
+  };
+
+  TrackerAndAnalytics() {
+    elcheck::init();
+    GstElement* bin = gst_parse_bin_from_description("ccltracker min-hits=3 ! cclanalytics name=a", TRUE, nullptr);
+    GstElement* analytics = gst_bin_get_by_name(GST_BIN(bin), "a");
+    g_object_set(analytics, "rules", R"({"hysteresis": 2, "lines": [{"name": "door", "from": [50, 0], "to": [50, 100]}]})",
+                 nullptr);
+    gst_object_unref(analytics);
+    bus_ = gst_bus_new();
+    gst_element_set_bus(bin, bus_);
+    h_ = gst_harness_new_with_element(bin, "sink", "src");
+    gst_object_unref(bin);
+    gst_harness_set_src_caps_str(h_, "video/x-raw,format=GRAY8,width=100,height=100,framerate=1/1");
+  }
+  ~TrackerAndAnalytics() {
+    gst_bus_set_flushing(bus_, TRUE);
+    gst_harness_teardown(h_);
+    gst_object_unref(bus_);
+  }
+
+  // Frame `second` with these components; the events it caused are appended to events().
+  void push(int second, const std::vector<GstCclComponent>& components) {
     GstBuffer* b = gst_buffer_new_allocate(nullptr, 100 * 100, nullptr);
-    GST_BUFFER_PTS(b) = GstClockTime(t) * kSecond;
-    const int x = 42 + 6 * t;
-    GstCclComponent c = {1, 100, x, 60, 10, 10, x + 4.5, 64.5, 0};
-    gst_buffer_add_ccl_meta(b, 100, 100, 8, 1, FALSE, &c, 1);
-    ASSERT_EQ(gst_harness_push(h, b), GST_FLOW_OK);
-    gst_buffer_unref(gst_harness_pull(h));
-    while (GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
+    GST_BUFFER_PTS(b) = GstClockTime(second) * kSecond;
+    gst_buffer_add_ccl_meta(b, 100, 100, 8, guint(components.size()), FALSE, components.data(), guint(components.size()));
+    ASSERT_EQ(gst_harness_push(h_, b), GST_FLOW_OK);
+    gst_buffer_unref(gst_harness_pull(h_));
+    while (GstMessage* m = gst_bus_pop_filtered(bus_, GST_MESSAGE_ELEMENT)) {
       const GstStructure* s = gst_message_get_structure(m);
-      int when = -1;
-      const std::string e = event_of(s, &when);
-      guint64 at = 0;
-      if (!e.empty()) events.push_back(std::to_string(when) + ": " + e), gst_structure_get_uint64(s, "at", &at),
-          ats.push_back(at);
+      Event e{event_of(s), -1, 0};
+      event_of(s, &e.second);
+      gst_structure_get_uint64(s, "at", &e.at);
+      if (!e.what.empty()) events_.push_back(e);
       gst_message_unref(m);
     }
   }
-  ASSERT_EQ(events, std::vector<std::string>{"2: line-cross door 1 backward"});
-  EXPECT_EQ(ats[0], kSecond);  // the sighting that completed the crossing: frame 1
-  gst_bus_set_flushing(bus, TRUE);
-  gst_harness_teardown(h);
-  gst_object_unref(bus);
+  const std::vector<Event>& events() const { return events_; }
+
+ private:
+  GstHarness* h_;
+  GstBus* bus_;
+  std::vector<Event> events_;
+};
+
+// A crossing made while the track was still tentative counts once ccltracker confirms it (its
+// GstCclTrackLifeMeta carries the tentative boxes), at the time it happened.
+TEST(CclAnalytics, TentativeCrossingCountsOnceConfirmed) {
+  TrackerAndAnalytics chain;
+  // A 10 x 10 box moving 6 px a frame: its bottom-centre at x = 47 (right of the door, d = 3), then
+  // 53 (left): it crosses between frames 0 and 1, while tentative (confirmed at frame 2).
+  for (int t = 0; t < 6; ++t) {
+    const int x = 42 + 6 * t;
+    chain.push(t, {{1, 100, x, 60, 10, 10, x + 4.5, 64.5, 0}});
+  }
+  ASSERT_EQ(chain.events().size(), 1u);
+  EXPECT_EQ(chain.events()[0].what, "line-cross door 1 backward");
+  EXPECT_EQ(chain.events()[0].second, 2);
+  EXPECT_EQ(chain.events()[0].at, kSecond);  // the sighting that completed the crossing: frame 1
 }
 
 // Two objects walking together: two 10 x 10 boxes, one above the other, moving right 2 px a frame,
 // apart (two components) in frames 0-9, where both tracks are confirmed and learn their speed, then
-// touching (one 10 x 22 component) until the end. Each crosses the door in the merged component, at the same frame: both
-// crossings count (ccltracker's GstCclTracksMeta places the hidden track at its part of the
-// component). From the components' track ids alone the hidden one would never cross.
+// touching (one 10 x 22 component) until the end. Each crosses the door in the merged component, at
+// the same frame: both crossings count (ccltracker's GstCclTracksMeta places the hidden track at
+// its part of the component). From the components' track ids alone the hidden one would never cross.
 TEST(CclAnalytics, ObjectsInOneComponentCrossOnceEach) {
-  elcheck::init();
-  GstElement* bin = gst_parse_bin_from_description("ccltracker ! cclanalytics name=a", TRUE, nullptr);
-  ASSERT_TRUE(bin);
-  GstElement* analytics = gst_bin_get_by_name(GST_BIN(bin), "a");
-  g_object_set(analytics, "rules", R"({"hysteresis": 2, "lines": [{"name": "door", "from": [50, 0], "to": [50, 100]}]})",
-               nullptr);
-  gst_object_unref(analytics);
-  GstBus* bus = gst_bus_new();
-  gst_element_set_bus(bin, bus);
-  GstHarness* h = gst_harness_new_with_element(bin, "sink", "src");
-  gst_object_unref(bin);
-  gst_harness_set_src_caps_str(h, "video/x-raw,format=GRAY8,width=100,height=100,framerate=1/1");
-  std::vector<std::string> crossings;
-  std::vector<int> when;
+  TrackerAndAnalytics chain;
   for (int t = 0; t < 30; ++t) {
-    GstBuffer* b = gst_buffer_new_allocate(nullptr, 100 * 100, nullptr);
-    GST_BUFFER_PTS(b) = GstClockTime(t) * kSecond;
     const int x = 10 + 2 * t;
-    const GstCclComponent above = {1, 100, x, 20, 10, 10, x + 4.5, 24.5, 0},
-                          below = {2, 100, x, 32, 10, 10, x + 4.5, 36.5, 0},
-                          both = {1, 200, x, 20, 10, 22, x + 4.5, 30.5, 0};
-    if (t < 10) {
-      const GstCclComponent apart[2] = {above, below};
-      gst_buffer_add_ccl_meta(b, 100, 100, 8, 2, FALSE, apart, 2);
-    } else {
-      gst_buffer_add_ccl_meta(b, 100, 100, 8, 1, FALSE, &both, 1);
-    }
-    ASSERT_EQ(gst_harness_push(h, b), GST_FLOW_OK);
-    gst_buffer_unref(gst_harness_pull(h));
-    while (GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
-      int seconds = -1;
-      const std::string e = event_of(gst_message_get_structure(m), &seconds);
-      if (e.rfind("line-cross", 0) == 0) crossings.push_back(e), when.push_back(seconds);
-      gst_message_unref(m);
-    }
+    if (t < 10)
+      chain.push(t, {{1, 100, x, 20, 10, 10, x + 4.5, 24.5, 0}, {2, 100, x, 32, 10, 10, x + 4.5, 36.5, 0}});
+    else
+      chain.push(t, {{1, 200, x, 20, 10, 22, x + 4.5, 30.5, 0}});
   }
-  for (std::size_t k = 0; k < crossings.size(); ++k) std::printf("DBG %d %s\n", when[k], crossings[k].c_str());
-  ASSERT_EQ(crossings.size(), 2u) << (crossings.empty() ? std::string("none") : crossings[0]);
-  EXPECT_NE(crossings[0], crossings[1]) << "one object counted twice";
-  EXPECT_EQ(when[0], when[1]) << "they crossed together";
-  EXPECT_GT(when[0], 9) << "while in one component";
-  for (const std::string& c : crossings) EXPECT_NE(c.find(" backward"), std::string::npos) << c;  // rightwards
-  gst_bus_set_flushing(bus, TRUE);
-  gst_harness_teardown(h);
-  gst_object_unref(bus);
+  const std::vector<TrackerAndAnalytics::Event>& crossings = chain.events();
+  ASSERT_EQ(crossings.size(), 2u) << (crossings.empty() ? std::string("none") : crossings[0].what);
+  EXPECT_NE(crossings[0].what, crossings[1].what) << "one object counted twice";
+  EXPECT_EQ(crossings[0].second, crossings[1].second) << "they crossed together";
+  EXPECT_GT(crossings[0].second, 9) << "while in one component";
+  for (const auto& c : crossings) EXPECT_EQ(c.what.rfind("line-cross door", 0), 0u) << c.what;
+  for (const auto& c : crossings) EXPECT_NE(c.what.find(" backward"), std::string::npos) << c.what;  // rightwards
 }
 
 // The real chain on the daylight scene: messages are posted and agree with each other (the counts

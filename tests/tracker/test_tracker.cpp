@@ -16,8 +16,18 @@
 
 namespace {
 
+using ccl::track::Box;
+using ccl::track::Detection;
 using ccl::track::Tracker;
 using synth::Mover;
+
+// A component filling box b (its centroid at the box's centre).
+Detection detection(Box b) {
+  Detection d;
+  d.box = b, d.area = std::uint32_t(b.width * b.height);
+  d.centroid_x = b.center_x(), d.centroid_y = b.center_y();
+  return d;
+}
 
 constexpr float kW = 640, kH = 480;
 
@@ -177,14 +187,6 @@ TEST(Tracker, ObjectsEnterAndLeave) {
 // on its 3 x max_misses + 1st miss after its last match (frame 9 + 91 = 100), or keeps its id when
 // the component parts before. With hidden_share 0 it ends on its max_misses + 1st (9 + 31 = 40).
 TEST(Tracker, TrackHiddenInAMergedBlobOutlivesMaxMisses) {
-  using ccl::track::Box;
-  using ccl::track::Detection;
-  auto detection = [](Box b) {
-    Detection d;
-    d.box = b, d.area = std::uint32_t(b.width * b.height);
-    d.centroid_x = b.center_x(), d.centroid_y = b.center_y();
-    return d;
-  };
   const std::vector<Detection> apart = {detection({10, 10, 10, 10}), detection({40, 10, 10, 10})};
   const std::vector<Detection> merged = {detection({10, 10, 40, 10})};
   for (int parts_at : {80, 1000}) {
@@ -222,14 +224,6 @@ TEST(Tracker, TrackHiddenInAMergedBlobOutlivesMaxMisses) {
 // the one that took the component is measured at its part, not grown to 40 wide; the other is
 // hidden in it. When the component parts, both ids come back on their own objects.
 TEST(Tracker, TracksInAMergedBlobArePlacedAtTheirParts) {
-  using ccl::track::Box;
-  using ccl::track::Detection;
-  auto detection = [](Box b) {
-    Detection d;
-    d.box = b, d.area = std::uint32_t(b.width * b.height);
-    d.centroid_x = b.center_x(), d.centroid_y = b.center_y();
-    return d;
-  };
   const Box left = {10, 10, 10, 10}, right = {40, 10, 10, 10};
   const std::vector<Detection> apart = {detection(left), detection(right)}, merged = {detection({10, 10, 40, 10})};
   Tracker tracker;
