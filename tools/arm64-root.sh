@@ -7,6 +7,7 @@
 # machine makes it only once; a stamp with the hash of the package list says it is complete.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source tools/debian-root-lib.sh
 root=${CCL_ARM64_ROOT:-/var/cache/gst-ccl/bookworm-arm64-root}
 mirror=${CCL_ARM64_MIRROR:-http://deb.debian.org/debian}
 
@@ -14,35 +15,28 @@ mirror=${CCL_ARM64_MIRROR:-http://deb.debian.org/debian}
 packages=(libc6-dev libstdc++-12-dev libglib2.0-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libjson-glib-dev libgtest-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad)
-stamp=$root/.gst-ccl-stamp
-want=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -d' ' -f1)
+want=$(root_want "${packages[@]}")
 bash tools/arm64-binfmt.sh  # also on a machine that has the root: binfmt does not survive a reboot
-if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
-  exit 0
-fi
+root_ready "$root" "$want" && exit 0
 [ "$(id -u)" -eq 0 ] || { echo "arm64-root: making $root needs root (debootstrap, chroot); CCL_SKIP_ARM64=1 skips the aarch64 target" >&2; exit 1; }
-mkdir -p "$(dirname "$root")"
-exec 9>"$root.lock"  # two clones testing at once on one machine make the root once
-flock 9
-[ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || exit 0
+root_lock "$root"
+root_ready "$root" "$want" && exit 0
 
 start=$SECONDS
-if [ ! -x "$root/usr/bin/apt-get" ]; then
-  command -v debootstrap >/dev/null || {
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null; }
+# the first stage on the host, the second inside the root under qemu-user
+make_root() {
+  debootstrap --arch=arm64 --foreign --variant=minbase bookworm "$1" "$mirror" &&
+    chroot "$1" /debootstrap/debootstrap --second-stage
+}
+[ -x "$root/usr/bin/apt-get" ] ||
   echo "arm64-root: debootstrap bookworm arm64 into $root (several minutes under emulation, once per machine)"
-  rm -rf "$root.partial"  # a debootstrap cut short leaves a root that cannot be resumed
-  log=$(dirname "$root")/debootstrap-arm64.log
-  { debootstrap --arch=arm64 --foreign --variant=minbase bookworm "$root.partial" "$mirror" &&
-    chroot "$root.partial" /debootstrap/debootstrap --second-stage; } > "$log" 2>&1 ||
-    { tail -n 20 "$log" >&2; echo "arm64-root: debootstrap failed (is $mirror reachable? binfmt?)" >&2; exit 1; }
-  mv "$root.partial" "$root"
-fi
+root_debootstrap "$root" "$(dirname "$root")/debootstrap-arm64.log" make_root ||
+  { echo "arm64-root: debootstrap failed (is $mirror reachable? binfmt?)" >&2; exit 1; }
 echo "arm64-root: installing ${#packages[@]} packages in $root (under emulation)"
 CCL_ARM64_ROOT=$root bash tools/arm64-run.sh --chroot bash -c '
   export DEBIAN_FRONTEND=noninteractive
   # no manual pages or docs in a root that only builds and tests
   printf "path-exclude=/usr/share/man/*\npath-exclude=/usr/share/doc/*\npath-include=/usr/share/doc/*/copyright\n" > /etc/dpkg/dpkg.cfg.d/01-nodoc
   apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null && apt-get clean' _ "${packages[@]}"
-echo "$want" > "$stamp"
+root_stamp "$root" "$want"
 echo "arm64-root: ready in $((SECONDS - start)) s"

@@ -9,6 +9,7 @@
 # Usage: tools/test-packages.sh bookworm|trixie   (CCL_PKGTEST_ROOT_DIR: where the roots are cached)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source tools/debian-root-lib.sh
 dist=${1:?usage: tools/test-packages.sh bookworm|trixie}
 out=build-deb/$dist
 log=$out/testlog.json
@@ -31,21 +32,13 @@ echo "test-packages: $dist packages built and linted in $((SECONDS - start)) s"
 packages=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good python3-gi
   gir1.2-gst-plugins-base-1.0 gcc libc6-dev pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-0 libjson-glib-1.0-0)
-want=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -d' ' -f1)
-if [ "$(cat "$base/.gst-ccl-stamp" 2>/dev/null)" != "$want" ]; then
-  mkdir -p "$(dirname "$base")"
-  exec 9>"$base.lock"
-  flock 9
+want=$(root_want "${packages[@]}")
+if ! root_ready "$base" "$want"; then
+  root_lock "$base"
   t=$SECONDS
-  if [ ! -x "$base/usr/bin/apt-get" ]; then
-    command -v debootstrap >/dev/null || {
-      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null; }
-    echo "test-packages: debootstrap $dist into $base (once per machine)"
-    rm -rf "$base.partial"
-    debootstrap --variant=minbase "$dist" "$base.partial" "$mirror" > "$base.log" 2>&1 ||
-      { tail -n 20 "$base.log" >&2; result root FAIL; exit 1; }
-    mv "$base.partial" "$base"
-  fi
+  make_root() { debootstrap --variant=minbase "$dist" "$1" "$mirror"; }
+  [ -x "$base/usr/bin/apt-get" ] || echo "test-packages: debootstrap $dist into $base (once per machine)"
+  root_debootstrap "$base" "$base.log" make_root || { result root FAIL; exit 1; }
   cp -L /etc/resolv.conf "$base/etc/resolv.conf"
   unshare --mount --propagation private bash -c '
     mount -t proc proc "$0/proc" && mount --bind /dev "$0/dev" && mount --bind /dev/pts "$0/dev/pts"
@@ -53,7 +46,7 @@ if [ "$(cat "$base/.gst-ccl-stamp" 2>/dev/null)" != "$want" ]; then
       printf \"path-exclude=/usr/share/man/*\npath-exclude=/usr/share/doc/*\npath-include=/usr/share/doc/*/copyright\n\" > /etc/dpkg/dpkg.cfg.d/01-nodoc
       apt-get update -qq && apt-get install -y -qq --no-install-recommends $* >/dev/null && apt-get clean"' "$base" "${packages[@]}" ||
     { result root FAIL; exit 1; }
-  echo "$want" > "$base/.gst-ccl-stamp"
+  root_stamp "$base" "$want"
   echo "test-packages: clean $dist root ready in $((SECONDS - t)) s"
   exec 9>&-
 fi

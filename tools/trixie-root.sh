@@ -6,6 +6,7 @@
 # stamp with the hash of the package list says it is complete (a changed list installs the rest).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source tools/debian-root-lib.sh
 root=${CCL_TRIXIE_ROOT:-/var/cache/gst-ccl/trixie-root}
 mirror=${CCL_TRIXIE_MIRROR:-http://deb.debian.org/debian}
 
@@ -15,30 +16,20 @@ packages=(meson ninja-build pkg-config g++ libglib2.0-dev
   libgtest-dev python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   gobject-introspection libgirepository1.0-dev libjson-glib-dev
   dpkg-dev debhelper lintian)  # the trixie Debian packages (tools/build-packages.sh trixie)
-stamp=$root/.gst-ccl-stamp
-want=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
-  exit 0
-fi
+want=$(root_want "${packages[@]}")
+root_ready "$root" "$want" && exit 0
 [ "$(id -u)" -eq 0 ] || { echo "trixie-root: making $root needs root (debootstrap, chroot); CCL_SKIP_126=1 skips the 1.26 target" >&2; exit 1; }
-mkdir -p "$(dirname "$root")"
-exec 9>"$root.lock"  # two clones testing at once on one machine make the root once
-flock 9
-[ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || exit 0
+root_lock "$root"
+root_ready "$root" "$want" && exit 0
 
 start=$SECONDS
-if [ ! -x "$root/usr/bin/apt-get" ]; then
-  command -v debootstrap >/dev/null || {
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null; }
-  echo "trixie-root: debootstrap trixie into $root (a few minutes, once per machine)"
-  rm -rf "$root.partial"  # a debootstrap cut short leaves a root that cannot be resumed
-  debootstrap --variant=minbase trixie "$root.partial" "$mirror" > "$(dirname "$root")/debootstrap.log" 2>&1 ||
-    { tail -n 20 "$(dirname "$root")/debootstrap.log" >&2; echo "trixie-root: debootstrap failed (is $mirror reachable?)" >&2; exit 1; }
-  mv "$root.partial" "$root"
-fi
+make_root() { debootstrap --variant=minbase trixie "$1" "$mirror"; }
+[ -x "$root/usr/bin/apt-get" ] || echo "trixie-root: debootstrap trixie into $root (a few minutes, once per machine)"
+root_debootstrap "$root" "$(dirname "$root")/debootstrap.log" make_root ||
+  { echo "trixie-root: debootstrap failed (is $mirror reachable?)" >&2; exit 1; }
 echo "trixie-root: installing ${#packages[@]} packages in $root"
 CCL_TRIXIE_ROOT=$root bash tools/trixie-run.sh bash -c '
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null && apt-get clean' _ "${packages[@]}"
-echo "$want" > "$stamp"
+root_stamp "$root" "$want"
 echo "trixie-root: ready in $((SECONDS - start)) s"
