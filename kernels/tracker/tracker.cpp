@@ -18,6 +18,9 @@ constexpr float kWeakMinIou = 0.5f;
 // A track hidden in a merged blob ends after this many times max_misses frames all the same (a
 // blob that never parts, or a track that was never in it).
 constexpr std::uint32_t kHiddenLimit = 3;
+// A hidden track is shown no smaller than this share of its usual (trail's median) size: daylight
+// MOTA 0.724 / 0.735 -> 0.742 / 0.753 (seeds 1 / 2); 0.9 the same, 1.0 PETS09 id switches 22 -> 26.
+constexpr float kLeastUsualSize = 0.8f;
 
 Options sanitized(Options o) {
   o.min_hits = std::max<std::uint32_t>(o.min_hits, 1);
@@ -99,6 +102,23 @@ bool Tracker::direction_of(const Track& t, float* ux, float* uy) const {
   if (!(length > 1e-3f)) return false;
   *ux = dx / length, *uy = dy / length;
   return true;
+}
+
+// The track's estimate, no narrower or lower than kLeastUsualSize x the median width and height
+// of its trail's boxes. A hidden track's Kalman size runs on with the size velocity it had as it
+// went into the blob (its box shrinking as the other object covered it: seen down to 1 x 1
+// pixel), while the object keeps its size. (At the trail's largest size, daylight gains as much
+// but PETS09-S2L1 loses: MOTA 67.0 -> 65.6, id switches 22 -> 30.)
+Box Tracker::no_smaller_than_usual(const Track& t) const {
+  float widths[kTrailLength], heights[kTrailLength];
+  const TrailPoint* ring = &trail_store_[std::size_t(t.trail_slot) * kTrailLength];
+  const std::uint32_t n = t.trail_size;  // >= 1: every track has its first match
+  for (std::uint32_t k = 0; k < n; ++k) widths[k] = ring[k].box.width, heights[k] = ring[k].box.height;
+  std::nth_element(widths, widths + n / 2, widths + n), std::nth_element(heights, heights + n / 2, heights + n);
+  const Box e = t.estimate();
+  const float width = std::max(e.width, kLeastUsualSize * widths[n / 2]);
+  const float height = std::max(e.height, kLeastUsualSize * heights[n / 2]);
+  return {e.center_x() - width / 2, e.center_y() - height / 2, width, height};
 }
 
 void Tracker::trail(const Track& track, std::vector<TrailPoint>* out) const {
@@ -305,7 +325,7 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
         const Box& blob = detections[hidden_in_[i]].box;
         t.filter.cx = std::clamp(t.filter.cx, blob.x, blob.x + blob.width);
         t.filter.cy = std::clamp(t.filter.cy, blob.y, blob.y + blob.height);
-        t.shown = part_of(t.estimate(), blob);
+        t.shown = part_of(no_smaller_than_usual(t), blob);
       } else {
         ++t.exposed_misses;
       }
