@@ -130,6 +130,7 @@ class Tracker {
   bool direction_of(const Track& t, float* ux, float* uy) const;
   Box no_smaller_than_usual(const Track& t) const;
   bool inside_another(int j) const;
+  bool steady_velocity(const Track& t, float* vx, float* vy) const;
   std::uint32_t take_id();
   std::uint32_t take_trail_slot();
 
