@@ -401,6 +401,7 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       // In a merged blob the track is measured at its part of it: the blob's box would grow it
       // over the hidden tracks' objects.
       // (merged_ holds a few detections: a search costs less than a per-detection flag.)
+      const bool was_grouped = t.grouped;
       t.grouped = !merged_.empty() && std::find(merged_.begin(), merged_.end(), j) != merged_.end();
       t.detection = j;
       const Detection* d = &detections[j];
@@ -408,6 +409,11 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       if (t.grouped) {
         part = *d;
         part.box = part_of(t.estimate(), d->box);
+        // Measured at its part, which is its prediction, its motion is no longer corrected while
+        // the merge lasts: entering it, the track takes its steady velocity, like a hidden one, and
+        // keeps its size.
+        float vx, vy;
+        if (!was_grouped && steady_velocity(t, &vx, &vy)) t.filter.vx = vx, t.filter.vy = vy, t.filter.vw = t.filter.vh = 0;
         part.centroid_x = part.box.center_x(), part.centroid_y = part.box.center_y();
         d = &part;
       }
