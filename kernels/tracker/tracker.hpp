@@ -128,6 +128,9 @@ class Tracker {
   void match(Track& t, const Detection& d, std::int64_t time);
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
   bool direction_of(const Track& t, float* ux, float* uy) const;
+  Box no_smaller_than_usual(const Track& t) const;
+  bool inside_another(int j) const;
+  bool steady_velocity(const Track& t, float* vx, float* vy) const;
   std::uint32_t take_id();
   std::uint32_t take_trail_slot();
 

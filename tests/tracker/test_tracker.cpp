@@ -89,6 +89,104 @@ TEST(Tracker, TentativeUntilMinHitsThenReported) {
   EXPECT_EQ(ids[0], 1u);
 }
 
+// A piece of an object the foreground cut out (a texture cell: its box inside the object's
+// component's box) is not confirmed while it lies inside a tracked object's box; the same box beside
+// the object is (after min_hits frames).
+TEST(Tracker, PieceInsideATrackedObjectIsNotConfirmed) {
+  auto run = [](float piece_x) {
+    Tracker tracker;
+    std::vector<std::uint32_t> ids;
+    std::set<std::uint32_t> piece_ids;
+    for (int i = 0; i < 12; ++i) {
+      const float x = 100 + 2.0f * i;
+      std::vector<ccl::track::Detection> d(1);
+      d[0].box = {x, 100, 50, 40};
+      if (i >= 4) {  // the piece from frame 4 on, once the object's track is confirmed
+        ccl::track::Detection piece;
+        piece.box = {x + piece_x, 115, 9, 9};
+        d.push_back(piece);
+      }
+      for (auto& e : d) e.centroid_x = e.box.center_x(), e.centroid_y = e.box.center_y();
+      ids.assign(d.size(), 99);
+      tracker.update(d.data(), d.size(), i, ids.data());
+      EXPECT_EQ(ids[0], i >= 2 ? 1u : 0u) << "frame " << i;
+      if (d.size() > 1) piece_ids.insert(ids[1]);
+    }
+    return piece_ids;
+  };
+  EXPECT_EQ(run(20), std::set<std::uint32_t>({0u})) << "inside the object's box: never confirmed";
+  EXPECT_EQ(run(70), std::set<std::uint32_t>({0u, 2u})) << "beside it: confirmed after min_hits frames";
+}
+
+// A track going into a merged blob coasts on its steady velocity: object A (20 x 20, 3 px a frame
+// to the right) is seen whole for 10 frames, then 4 frames with its left side cut away (its box's
+// centre speeding up to 4.5 px a frame), then it goes behind the static object B (one component).
+// Its Kalman velocity followed the cut box; the hidden track moves at A's speed all the same (from
+// where the filter put it: only its velocity is taken from the whole views).
+TEST(Tracker, HiddenTrackCoastsOnItsSteadyVelocity) {
+  Tracker tracker;
+  const ccl::track::Box b{112, 90, 60, 40};
+  std::vector<std::uint32_t> ids;
+  float hidden_at = 0;  // A's estimated centre in its first hidden frame
+  for (int i = 0; i <= 24; ++i) {
+    const float x = 50 + 3.0f * i;  // A's true left edge
+    std::vector<ccl::track::Detection> d(2);
+    d[1].box = b;
+    if (i < 10)
+      d[0].box = {x, 100, 20, 20};
+    else if (i < 14)
+      d[0].box = {x + 3.0f * (i - 9), 100, 20 - 3.0f * (i - 9), 20};  // its left side cut away
+    else  // touching B from frame 14 on: one component, the union of the two
+      d[0].box = {std::min(x, b.x), b.y, b.x + b.width - std::min(x, b.x), b.height}, d.pop_back();
+    for (auto& e : d) e.centroid_x = e.box.center_x(), e.centroid_y = e.box.center_y();
+    ids.assign(d.size(), 99);
+    tracker.update(d.data(), d.size(), i, ids.data());
+    if (i < 14) continue;
+    const ccl::track::Track* a = nullptr;
+    for (const auto& t : tracker.tracks())
+      if (t.id == 1) a = &t;
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(a->hidden) << "frame " << i;
+    EXPECT_NEAR(a->velocity_x(), 3.0f, 0.01f) << "frame " << i;
+    if (i == 14) hidden_at = a->estimate().center_x();
+    if (i == 24) EXPECT_NEAR(a->estimate().center_x() - hidden_at, 30.0f, 0.1f) << "10 frames hidden at 3 px a frame";
+  }
+}
+
+// The track that takes a merged blob is measured at its part, its own prediction: entering the merge
+// it takes its steady velocity too, and keeps its size. A (40 x 40, 3 px a frame to the right) is
+// seen whole for 10 frames, then 4 frames with its left side cut away, then touches the static B
+// (20 x 20, hidden in the blob from then on).
+TEST(Tracker, TrackTakingAMergedBlobCoastsOnItsSteadyVelocity) {
+  Tracker tracker;
+  const ccl::track::Box b{132, 110, 20, 20};
+  std::vector<std::uint32_t> ids;
+  for (int i = 0; i <= 20; ++i) {
+    const float x = 50 + 3.0f * i;  // A's true left edge
+    std::vector<ccl::track::Detection> d(2);
+    d[1].box = b;
+    if (i < 10)
+      d[0].box = {x, 100, 40, 40};
+    else if (i < 14)
+      d[0].box = {x + 3.0f * (i - 9), 100, 40 - 3.0f * (i - 9), 40};  // its left side cut away
+    else  // touching B from frame 14 on: one component, the union of the two
+      d[0].box = {x, 100, b.x + b.width - x, 40}, d.pop_back();
+    for (auto& e : d) e.centroid_x = e.box.center_x(), e.centroid_y = e.box.center_y();
+    ids.assign(d.size(), 99);
+    tracker.update(d.data(), d.size(), i, ids.data());
+    if (i < 14) continue;
+    ASSERT_EQ(tracker.tracks().size(), 2u) << "frame " << i;
+    const ccl::track::Track& a = tracker.tracks()[0];
+    EXPECT_EQ(a.id, 1u);
+    EXPECT_TRUE(a.grouped) << "frame " << i;
+    EXPECT_TRUE(tracker.tracks()[1].hidden) << "frame " << i;
+    // 3 from the whole views; the first update at its part (its prediction moved into the blob)
+    // adds 0.15. On the Kalman velocity of the cut boxes it would be 3.5 and more.
+    EXPECT_NEAR(a.velocity_x(), 3.0f, 0.2f) << "frame " << i;
+    EXPECT_EQ(a.filter.vw, 0.0f) << "frame " << i;
+  }
+}
+
 // first_times(): per detection, the time its track was first seen; a detection that starts a track
 // gives its own time.
 TEST(Tracker, FirstTimesAreTheTracksFirstDetections) {
@@ -648,14 +746,17 @@ std::uint64_t fingerprint(const ccl::track::Options& options, int n, int frames,
 // (tools/test-tracker-aarch64.sh) checks that another CPU gives the same ids. A deliberate change
 // of the tracker's behaviour re-records them, saying so. Re-recorded 2026-11-26 when tracks hidden
 // in a merged blob began to outlive max_misses (Options::hidden_share), and 2026-11-27 when the
-// tracks in a merged blob were placed at their parts of it (Track::shown, also hashed now).
+// tracks in a merged blob were placed at their parts of it (Track::shown, also hashed now), and
+// again 2026-11-27 when a tentative track inside a detection an established track took stopped
+// being confirmed (Tracker::inside_another), and when a track going hidden took its steady
+// velocity (Tracker::steady_velocity), and when the track taking a merged blob did too.
 TEST(Tracker, PinnedIdsOfALongSequence) {
   ccl::track::Options o;
-  EXPECT_EQ(fingerprint(o, 2000, 400, 1), 2063994348808152525ull) << "default options";
+  EXPECT_EQ(fingerprint(o, 2000, 400, 1), 13234677831945452355ull) << "default options";
   o.min_hits = 1, o.max_misses = 3, o.gate = 2.0f, o.min_iou = 0.3f;
-  EXPECT_EQ(fingerprint(o, 1500, 300, 2), 904992186543125773ull) << "min-hits 1, wide gate";
+  EXPECT_EQ(fingerprint(o, 1500, 300, 2), 16604457682003094373ull) << "min-hits 1, wide gate";
   o.min_hits = 5, o.max_misses = 30, o.gate = 0.5f, o.min_iou = 0.05f;
-  EXPECT_EQ(fingerprint(o, 3000, 300, 3), 16856516324969608147ull) << "dense, narrow gate";
+  EXPECT_EQ(fingerprint(o, 3000, 300, 3), 9592489717205699353ull) << "dense, narrow gate";
 }
 
 TEST(Tracker, DeterministicOverLongSequences) {
