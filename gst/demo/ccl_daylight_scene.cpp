@@ -22,6 +22,7 @@ enum Stream : std::uint64_t { kLattice = 1, kObject, kCrossing, kTexture, kNoise
 // draws its own size, shape, path and texture.
 struct DaylightScene::Crossing {
   bool in_view = false;
+  std::uint64_t pass = 0;  // which crossing of its slot this is: each pass is another object
   int x = 0, y = 0, width = 0, height = 0;  // top-left corner (may be outside the frame) and size
   bool ellipse = false;
   int pattern = 0;  // 0 checker, 1 horizontal stripes, 2 vertical stripes (across the motion, never along it)
@@ -54,6 +55,7 @@ DaylightScene::Crossing DaylightScene::crossing(unsigned i, std::uint64_t n) con
   Crossing c;
   if (n < first) return c;
   const std::uint64_t pass = (n - first) / period, t = (n - first) % period;
+  c.pass = pass;
   Draws d{hash(seed_, kCrossing, i, pass)};
   const std::uint64_t travel = period - std::uint64_t(d.uniform(0, double(gap_max)));
   if (t >= travel) return c;
@@ -116,7 +118,9 @@ std::vector<TruthBox> DaylightScene::render(std::uint64_t n, std::uint8_t* plane
         scene[at] = std::uint8_t(value);
         bx0 = std::min(bx0, x), by0 = std::min(by0, y), bx1 = std::max(bx1, x), by1 = std::max(by1, y);
       }
-    if (bx1 >= 0) boxes.push_back({i, bx0, by0, bx1 - bx0 + 1, by1 - by0 + 1});
+    // Each pass draws a new size, shape, path and texture: another object, with an id of its own.
+    const auto id = std::uint32_t(i + std::uint64_t(n_objects_) * c.pass);
+    if (bx1 >= 0) boxes.push_back({id, bx0, by0, bx1 - bx0 + 1, by1 - by0 + 1});
   }
 
   // Illumination drifts +-5 grey levels over 700 frames; sensor noise is 3 draws of -2..2 (sigma ~2.4).

@@ -16,7 +16,8 @@
  * threshold finds the objects; a Sigma-Delta background model followed by an opening does. Frame 0
  * is empty (the model learns the street first); the frame number alone drives the scene. Every
  * daylight buffer carries the objects' true boxes as the custom meta "GstCclTruthMeta" (see
- * gst/demo/ccl_truth_meta.h). draw-objects=false renders the same frames without the objects.
+ * gst/demo/ccl_truth_meta.h; each crossing of the frame is a new object with an id of its own,
+ * n-blobs x pass + slot). draw-objects=false renders the same frames without the objects.
  *
  * |[
  * gst-launch-1.0 cclblobsrc scene=daylight num-buffers=300 ! \
