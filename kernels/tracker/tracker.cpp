@@ -7,6 +7,12 @@ namespace ccl::track {
 
 namespace {
 
+// Whether box b holds the centre of box e (edges included).
+bool holds_centre(const Box& b, const Box& e) {
+  const float x = e.center_x(), y = e.center_y();
+  return x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height;
+}
+
 // A track left unmatched costs as much as the worst pair (costs are in [0, 2], the direction term
 // adds up to half the direction weight).
 constexpr double kUnmatched = 2.5;
@@ -340,9 +346,11 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
 
   // A track that loses its detection while its prediction lies mostly inside a detection another
   // track took has gone into a merged blob (objects that touch are one component): it is hidden,
-  // not missing, and stays so while its prediction stays there. Hidden, its misses do not end it
-  // (up to kHiddenLimit x max_misses) and its centre is held inside the blob, where its part will
-  // come out. Only tracks matched last frame or hidden are tested: a few, so each tests every
+  // not missing, and stays so while its prediction's centre stays in a detection another track
+  // took (its velocity is stale: its box drifts half out over the blob's edge while its object is
+  // still inside, and daylight lost such tracks). Hidden, its misses do not end it (up to
+  // kHiddenLimit x max_misses) and its centre is held inside the blob, where its part will come
+  // out. Only tracks matched last frame or hidden are tested: a few, so each tests every
   // detection.
   hidden_in_.assign(n_tracks, -1);
   merged_.clear();
@@ -353,7 +361,8 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       const Box e = t.estimate();
       const float need = options_.hidden_share * area_of(e);
       for (std::size_t j = 0; j < n; ++j)
-        if (track_of_[j] >= 0 && intersection(e, detections[j].box) >= need) {
+        if (track_of_[j] >= 0 &&
+            (intersection(e, detections[j].box) >= need || (t.hidden && holds_centre(detections[j].box, e)))) {
           hidden_in_[i] = int(j);
           merged_.push_back(int(j));  // a detection that holds a hidden track is a merged blob
           break;
