@@ -7,9 +7,17 @@ namespace ccl::track {
 
 namespace {
 
+// Whether box b holds the centre of box e (edges included).
+bool holds_centre(const Box& b, const Box& e) {
+  const float x = e.center_x(), y = e.center_y();
+  return x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height;
+}
+
 // A track left unmatched costs as much as the worst pair (costs are in [0, 2], the direction term
 // adds up to half the direction weight).
 constexpr double kUnmatched = 2.5;
+// A detection taken larger than this share of its track's predicted area may hold another track.
+constexpr float kGrown = 1.2f;
 // The direction a track moves in is taken over this many matches (OC-SORT's delta t).
 constexpr std::uint32_t kDirectionSpan = 3;
 constexpr float kPi = 3.14159265358979f;
@@ -290,6 +298,36 @@ void Tracker::match(Track& t, const Detection& d, std::int64_t time) {
   add_trail_point(t, d, time);
 }
 
+// Between stage 1's passes: a track left unmatched whose prediction lies mostly inside a detection
+// the overlap pass gave another track has gone into a merged blob: it is not offered to the gate
+// (the frame's end finds it hidden there), where it took a nearby piece or another object entering
+// the frame beside it (its id moved to another object). Only detections taken larger than their
+// track's prediction (merges look so: a few a frame) are looked in.
+void Tracker::hide_in_taken_blobs() {
+  // (matched_ and queries_ still hold the overlap pass's.)
+  // (Sized up only, never resized down: a resize here made GCC stop inlining push_back in update.)
+  std::size_t n_grown = 0;
+  if (grown_.size() < matched_.size()) grown_.assign(matched_.size(), -1);
+  for (std::size_t k = 0; k < matched_.size(); ++k) {
+    const int j = matched_[k];
+    grown_[n_grown] = j;
+    n_grown += (j >= 0) && area_of(detections_[j].box) > kGrown * area_of(queries_[k].box);
+  }
+  if (n_grown == 0) return;
+  std::size_t left = 0;
+  for (int i : query_track_) {
+    const Track& t = tracks_[std::size_t(i)];
+    bool in = false;
+    if (t.misses == 0 || t.hidden) {
+      const Box e = t.estimate();
+      const float need = options_.hidden_share * area_of(e);
+      for (std::size_t g = 0; g < n_grown; ++g) in = in || intersection(e, detections_[grown_[g]].box) >= need;
+    }
+    if (!in) query_track_[left++] = i;
+  }
+  query_track_.erase(query_track_.begin() + std::ptrdiff_t(left), query_track_.end());
+}
+
 void Tracker::update(const Detection* detections, std::size_t n, std::int64_t time, std::uint32_t* ids) {
   events_.clear();
   detections_ = detections;
@@ -326,6 +364,7 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   query_track_ = established_;
   associate(strong_, options_.min_iou, false);
   unmatched(established_, false);
+  if (options_.hidden_share > 0) hide_in_taken_blobs();
   associate(strong_, options_.min_iou, true);
   // 2. Confirmed tracks still unmatched against weak detections (an occluded, low-score object).
   if (!weak_.empty()) {
@@ -340,9 +379,11 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
 
   // A track that loses its detection while its prediction lies mostly inside a detection another
   // track took has gone into a merged blob (objects that touch are one component): it is hidden,
-  // not missing, and stays so while its prediction stays there. Hidden, its misses do not end it
-  // (up to kHiddenLimit x max_misses) and its centre is held inside the blob, where its part will
-  // come out. Only tracks matched last frame or hidden are tested: a few, so each tests every
+  // not missing, and stays so while its prediction's centre stays in a detection another track
+  // took (its velocity is stale: its box drifts half out over the blob's edge while its object is
+  // still inside, and daylight lost such tracks). Hidden, its misses do not end it (up to
+  // kHiddenLimit x max_misses) and its centre is held inside the blob, where its part will come
+  // out. Only tracks matched last frame or hidden are tested: a few, so each tests every
   // detection.
   hidden_in_.assign(n_tracks, -1);
   merged_.clear();
@@ -353,7 +394,8 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       const Box e = t.estimate();
       const float need = options_.hidden_share * area_of(e);
       for (std::size_t j = 0; j < n; ++j)
-        if (track_of_[j] >= 0 && intersection(e, detections[j].box) >= need) {
+        if (track_of_[j] >= 0 &&
+            (intersection(e, detections[j].box) >= need || (t.hidden && holds_centre(detections[j].box, e)))) {
           hidden_in_[i] = int(j);
           merged_.push_back(int(j));  // a detection that holds a hidden track is a merged blob
           break;

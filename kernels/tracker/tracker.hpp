@@ -130,6 +130,7 @@ class Tracker {
   bool direction_of(const Track& t, float* ux, float* uy) const;
   Box no_smaller_than_usual(const Track& t) const;
   bool inside_another(int j) const;
+  void hide_in_taken_blobs();
   bool steady_velocity(const Track& t, float* vx, float* vy) const;
   std::uint32_t take_id();
   std::uint32_t take_trail_slot();
@@ -150,6 +151,7 @@ class Tracker {
   std::vector<Candidate> pairs_;
   CandidateSearch search_;
   Assignment assignment_;
+  std::vector<int> grown_;  // detections stage 1's overlap pass took larger than their track's prediction (its first entries)
 };
 
 }  // namespace ccl::track

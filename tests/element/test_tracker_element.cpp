@@ -69,9 +69,11 @@ TEST(CclTracker, DaylightSceneScore) {
   long total_switches = 0;
   // The recommended line (foreground=adaptive), the tracker's output (GstCclTracksMeta: every
   // located track, those in a merged component at their part of it). Measured (seeds 1 and 2):
-  // MOTA 0.786 and 0.768 with 9 and 7 id switches (hidden tracks shown no smaller than 0.8 x
+  // MOTA 0.789 and 0.783 with 5 and 4 id switches (hidden tracks shown no smaller than 0.8 x
   // their usual size, pieces inside a tracked object not confirmed, tracks entering a merge on
-  // their steady velocity; before: 0.722 and 0.742; the components' boxes alone, before merged
+  // their steady velocity, hidden ones kept while their centre is in the blob, tracks inside a
+  // blob taken by overlap kept from the gate: 0.791 and 0.776 with 9 and 7 switches before that,
+  // 0.786 and 0.768 before the centre rule; before all these: 0.722 and 0.742; the components' boxes alone, before merged
   // tracks were placed: 0.563 and 0.559). Each crossing of the frame is a new object with a truth
   // id of its own (before the truth gave a slot's next crossing the same id, about 7 of each seed's
   // switches: 19 and 17). Scoring the components' boxes under their
@@ -115,9 +117,9 @@ TEST(CclTracker, DaylightSceneScore) {
     std::printf("daylight %s: the components' boxes under their ids score MOTA %.3f; under perfect ids %.3f\n", seed,
                 components.score().mota(), best);
     EXPECT_GT(hidden_records, 100) << seed << ": no track was placed in a merged component";
-    EXPECT_GE(sc.mota(), 0.76) << seed;
+    EXPECT_GE(sc.mota(), 0.775) << seed;
     EXPECT_GT(sc.mota(), best + 0.08) << seed << ": tracks in merged components add nothing";
-    EXPECT_LE(sc.id_switches, 10) << seed;
+    EXPECT_LE(sc.id_switches, 6) << seed;
     total_switches += sc.id_switches;
 
     const Runs r = isolated_runs(shots, kWarmUp);
