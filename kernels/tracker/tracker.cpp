@@ -120,20 +120,27 @@ bool Tracker::direction_of(const Track& t, float* ux, float* uy) const {
   return true;
 }
 
+// The median width and height of the track's trail's boxes: its usual size.
+void Tracker::usual_size(const Track& t, float* width, float* height) const {
+  float widths[kTrailLength], heights[kTrailLength];
+  const TrailPoint* ring = &trail_store_[std::size_t(t.trail_slot) * kTrailLength];
+  const std::uint32_t n = t.trail_size;  // >= 1: every track has its first match
+  for (std::uint32_t k = 0; k < n; ++k) widths[k] = ring[k].box.width, heights[k] = ring[k].box.height;
+  std::nth_element(widths, widths + n / 2, widths + n), std::nth_element(heights, heights + n / 2, heights + n);
+  *width = widths[n / 2], *height = heights[n / 2];
+}
+
 // The track's estimate, no narrower or lower than kLeastUsualSize x the median width and height
 // of its trail's boxes. A hidden track's Kalman size runs on with the size velocity it had as it
 // went into the blob (its box shrinking as the other object covered it: seen down to 1 x 1
 // pixel), while the object keeps its size. (At the trail's largest size, daylight gains as much
 // but PETS09-S2L1 loses: MOTA 67.0 -> 65.6, id switches 22 -> 30.)
 Box Tracker::no_smaller_than_usual(const Track& t) const {
-  float widths[kTrailLength], heights[kTrailLength];
-  const TrailPoint* ring = &trail_store_[std::size_t(t.trail_slot) * kTrailLength];
-  const std::uint32_t n = t.trail_size;  // >= 1: every track has its first match
-  for (std::uint32_t k = 0; k < n; ++k) widths[k] = ring[k].box.width, heights[k] = ring[k].box.height;
-  std::nth_element(widths, widths + n / 2, widths + n), std::nth_element(heights, heights + n / 2, heights + n);
+  float usual_width, usual_height;
+  usual_size(t, &usual_width, &usual_height);
   const Box e = t.estimate();
-  const float width = std::max(e.width, kLeastUsualSize * widths[n / 2]);
-  const float height = std::max(e.height, kLeastUsualSize * heights[n / 2]);
+  const float width = std::max(e.width, kLeastUsualSize * usual_width);
+  const float height = std::max(e.height, kLeastUsualSize * usual_height);
   return {e.center_x() - width / 2, e.center_y() - height / 2, width, height};
 }
 
@@ -163,12 +170,10 @@ bool Tracker::inside_another(int j) const {
 // points (one frame: a confirmed track had consecutive matches), as the trail keeps the caller's
 // times, not frame numbers.
 bool Tracker::steady_velocity(const Track& t, float* vx, float* vy) const {
-  float widths[kTrailLength], heights[kTrailLength];
+  float mw, mh;
+  usual_size(t, &mw, &mh);
   const TrailPoint* ring = &trail_store_[std::size_t(t.trail_slot) * kTrailLength];
   const std::uint32_t n = t.trail_size;
-  for (std::uint32_t k = 0; k < n; ++k) widths[k] = ring[k].box.width, heights[k] = ring[k].box.height;
-  std::nth_element(widths, widths + n / 2, widths + n), std::nth_element(heights, heights + n / 2, heights + n);
-  const float mw = widths[n / 2], mh = heights[n / 2];
   const TrailPoint* first = nullptr;
   const TrailPoint* last = nullptr;
   std::int64_t frame = 0;  // the least positive time step

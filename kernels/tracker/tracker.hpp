@@ -128,6 +128,7 @@ class Tracker {
   void match(Track& t, const Detection& d, std::int64_t time);
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
   bool direction_of(const Track& t, float* ux, float* uy) const;
+  void usual_size(const Track& t, float* width, float* height) const;
   Box no_smaller_than_usual(const Track& t) const;
   bool inside_another(int j) const;
   void hide_in_taken_blobs();
@@ -144,8 +145,8 @@ class Tracker {
   std::vector<std::uint32_t> free_slots_;     // slots of ended tracks, reused last-freed first
   // Per-frame scratch, kept so a frame allocates nothing once the sizes settled.
   const Detection* detections_ = nullptr;
-  std::vector<int> detection_of_, track_of_, hidden_in_;
-  std::vector<int> merged_;  // detections that hold a hidden track (merged blobs), this frame  // per track / per detection: the match or -1
+  std::vector<int> detection_of_, track_of_, hidden_in_;  // per track / per detection: the match or -1
+  std::vector<int> merged_;  // detections that hold a hidden track (merged blobs), this frame
   std::vector<int> strong_, weak_, established_, tentative_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;

@@ -118,6 +118,26 @@ TEST(Tracker, PieceInsideATrackedObjectIsNotConfirmed) {
   EXPECT_EQ(run(70), std::set<std::uint32_t>({0u, 2u})) << "beside it: confirmed after min_hits frames";
 }
 
+// Frame i of object A (side x side, its top at y = 100, its left edge at 50 + 3 i: 3 px a frame to
+// the right) and the static object B: A seen whole in frames 0-9, with its left side cut away 3 px
+// more each frame in 10-13, touching B from frame 14 on (one component: the union of the two boxes).
+std::vector<Detection> cut_then_touching(int i, float side, const Box& b) {
+  const float x = 50 + 3.0f * i;  // A's true left edge
+  std::vector<Detection> d(2);
+  d[1].box = b;
+  if (i < 10) {
+    d[0].box = {x, 100, side, side};
+  } else if (i < 14) {
+    d[0].box = {x + 3.0f * (i - 9), 100, side - 3.0f * (i - 9), side};  // its left side cut away
+  } else {
+    const float left = std::min(x, b.x), top = std::min(100.0f, b.y);
+    d[0].box = {left, top, std::max(x + side, b.x + b.width) - left, std::max(100 + side, b.y + b.height) - top};
+    d.pop_back();
+  }
+  for (Detection& e : d) e.centroid_x = e.box.center_x(), e.centroid_y = e.box.center_y();
+  return d;
+}
+
 // A track going into a merged blob coasts on its steady velocity: object A (20 x 20, 3 px a frame
 // to the right) is seen whole for 10 frames, then 4 frames with its left side cut away (its box's
 // centre speeding up to 4.5 px a frame), then it goes behind the static object B (one component).
@@ -129,16 +149,7 @@ TEST(Tracker, HiddenTrackCoastsOnItsSteadyVelocity) {
   std::vector<std::uint32_t> ids;
   float hidden_at = 0;  // A's estimated centre in its first hidden frame
   for (int i = 0; i <= 24; ++i) {
-    const float x = 50 + 3.0f * i;  // A's true left edge
-    std::vector<ccl::track::Detection> d(2);
-    d[1].box = b;
-    if (i < 10)
-      d[0].box = {x, 100, 20, 20};
-    else if (i < 14)
-      d[0].box = {x + 3.0f * (i - 9), 100, 20 - 3.0f * (i - 9), 20};  // its left side cut away
-    else  // touching B from frame 14 on: one component, the union of the two
-      d[0].box = {std::min(x, b.x), b.y, b.x + b.width - std::min(x, b.x), b.height}, d.pop_back();
-    for (auto& e : d) e.centroid_x = e.box.center_x(), e.centroid_y = e.box.center_y();
+    std::vector<Detection> d = cut_then_touching(i, 20, b);
     ids.assign(d.size(), 99);
     tracker.update(d.data(), d.size(), i, ids.data());
     if (i < 14) continue;
@@ -221,16 +232,7 @@ TEST(Tracker, TrackTakingAMergedBlobCoastsOnItsSteadyVelocity) {
   const ccl::track::Box b{132, 110, 20, 20};
   std::vector<std::uint32_t> ids;
   for (int i = 0; i <= 20; ++i) {
-    const float x = 50 + 3.0f * i;  // A's true left edge
-    std::vector<ccl::track::Detection> d(2);
-    d[1].box = b;
-    if (i < 10)
-      d[0].box = {x, 100, 40, 40};
-    else if (i < 14)
-      d[0].box = {x + 3.0f * (i - 9), 100, 40 - 3.0f * (i - 9), 40};  // its left side cut away
-    else  // touching B from frame 14 on: one component, the union of the two
-      d[0].box = {x, 100, b.x + b.width - x, 40}, d.pop_back();
-    for (auto& e : d) e.centroid_x = e.box.center_x(), e.centroid_y = e.box.center_y();
+    std::vector<Detection> d = cut_then_touching(i, 40, b);
     ids.assign(d.size(), 99);
     tracker.update(d.data(), d.size(), i, ids.data());
     if (i < 14) continue;
