@@ -70,6 +70,7 @@ struct QueryTest {
 void CandidateSearch::find(const std::vector<Query>& queries, const Detection* detections, const std::vector<int>& subset,
                            float min_iou, std::vector<Candidate>* out) {
   out->clear();
+  ready_ = false;
   if (queries.empty() || subset.empty()) return;
   // Cell side: 1.5 x the mean detection size (measured: 1, 2, 3 and 4 x tested more pairs or
   // visited more cells per query). Detections larger than three cells (rare) are "big":
@@ -160,6 +161,7 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
   }
 
   const float inv_cell = 1 / cell;
+  ready_ = true, grid_ = grid, min_x_ = min_x, min_y_ = min_y, inv_cell_ = inv_cell, half_ = half, cols_ = cols, rows_ = rows;
   // Pairs written to buffer_ (each test writes its slot, the count moves on a pass). A query has
   // at most one pair per detection: room for n_subset more is checked once per query.
   std::size_t n = 0;
@@ -240,6 +242,27 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
       visit(q, std::false_type{});
   }
   out->assign(buffer_.begin(), buffer_.begin() + std::ptrdiff_t(n));
+}
+
+void CandidateSearch::near(const Box& box, std::vector<int>* out) const {
+  if (!ready_) return;  // (no detection was binned)
+  if (grid_) {
+    // A box meeting `box` has its centre within `box` grown by its half-size (at most half_); a
+    // pixel of slack (and a relative one for large coordinates) keeps rounding from losing an edge.
+    const float lo_x = std::min(box.x, box.x + box.width), hi_x = std::max(box.x, box.x + box.width);
+    const float lo_y = std::min(box.y, box.y + box.height), hi_y = std::max(box.y, box.y + box.height);
+    const float reach = half_ + 1 + 1e-5f * (std::fabs(lo_x) + std::fabs(hi_x) + std::fabs(lo_y) + std::fabs(hi_y) + half_);
+    const float x0 = (lo_x - reach - min_x_) * inv_cell_, x1 = (hi_x + reach - min_x_) * inv_cell_;
+    const float y0 = (lo_y - reach - min_y_) * inv_cell_, y1 = (hi_y + reach - min_y_) * inv_cell_;
+    if (x1 >= 0 && y1 >= 0 && x0 < float(cols_) && y0 < float(rows_)) {  // false for NaN
+      const int c0 = int(std::max(x0, 0.0f)), c1 = int(std::min(x1, float(cols_ - 1)));
+      const int r0 = int(std::max(y0, 0.0f)), r1 = int(std::min(y1, float(rows_ - 1)));
+      const int* row = cell_start_.data() + std::ptrdiff_t(r0) * cols_;
+      for (int r = r0; r <= r1; ++r, row += cols_)
+        for (int k = row[c0], end = row[c1 + 1]; k < end; ++k) out->push_back(index_[std::size_t(k)]);
+    }
+  }
+  for (const Binned& d : big_binned_) out->push_back(d.index);
 }
 
 }  // namespace ccl::track

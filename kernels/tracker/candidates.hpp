@@ -32,6 +32,15 @@ class CandidateSearch {
   void find(const std::vector<Query>& queries, const Detection* detections, const std::vector<int>& subset,
             float min_iou, std::vector<Candidate>* out);
 
+  // Appends to *out the detections of the last find()'s subset that may meet `box` (edges
+  // included): every one whose box does, and some that do not (the caller tests them). A query
+  // of the grid find() built, no new one: only when ready().
+  void near(const Box& box, std::vector<int>* out) const;
+  // Whether the last find() built a grid (it had queries and a finite detection) and nothing
+  // forgot it since.
+  bool ready() const { return ready_; }
+  void forget() { ready_ = false; }
+
  private:
   // A detection as the pair test reads it: its corners and area computed once (the floats the
   // test would compute), its centroid and index.
@@ -47,6 +56,10 @@ class CandidateSearch {
   std::vector<int> index_;
   std::vector<Binned> big_binned_;
   std::vector<Candidate> buffer_;  // never shrinks: the tests write into it without a branch
+  // The last find()'s grid, for near(): whether it was built, its origin, cell and extent.
+  bool ready_ = false, grid_ = false;
+  float min_x_ = 0, min_y_ = 0, inv_cell_ = 0, half_ = 0;
+  int cols_ = 0, rows_ = 0;
 };
 
 }  // namespace ccl::track

@@ -144,22 +144,39 @@ Box Tracker::no_smaller_than_usual(const Track& t) const {
   return {e.center_x() - width / 2, e.center_y() - height / 2, width, height};
 }
 
+// The lowest index of a detection a track took that `holds(j)`, among those that may meet `box`:
+// the strong ones from stage 1's grid and every weak one (no other is ever taken). Among all taken
+// ones when `anywhere` (a `holds` that an empty overlap can pass), or when stage 1 built no grid
+// (it had no track: a track confirmed this frame may have taken one). -1 when none.
+template <class Holds>
+int Tracker::first_taken_near(const Box& box, bool anywhere, Holds holds) {
+  int first = -1;
+  auto consider = [&](int j) {
+    if ((first < 0 || j < first) && track_of_[std::size_t(j)] >= 0 && holds(j)) first = j;
+  };
+  if (anywhere || !strong_search_.ready()) {
+    for (std::size_t j = 0; j < track_of_.size(); ++j) consider(int(j));
+    return first;
+  }
+  near_.clear();
+  strong_search_.near(box, &near_);
+  for (int j : near_) consider(j);
+  for (int j : weak_) consider(j);
+  return first;
+}
+
 // Whether detection j's box lies (kInsideShare of it) inside the box of another detection an
 // established track took: then it is a piece of that track's object (a texture cell the foreground
 // cut out of it, for a few frames), not an object of its own, and its tentative track is not
 // confirmed until it leaves that box. (Once confirmed, such a piece was hidden in its object's
 // blob for up to kHiddenLimit x max_misses frames, a false track all along.)
-bool Tracker::inside_another(int j) const {
+bool Tracker::inside_another(int j) {
   const Box& b = detections_[j].box;
   const float need = kInsideShare * area_of(b);
-  // The overlap first: it rules out nearly every detection from the detections' own array, before
-  // anything is read from the tracks (a scan of all detections per confirmation: ~1 us at 2,000).
-  for (std::size_t k = 0; k < track_of_.size(); ++k) {
-    if (!(intersection(b, detections_[k].box) >= need) || int(k) == j) continue;
-    const int i = track_of_[k];
-    if (i >= 0 && tracks_[std::size_t(i)].state != TrackState::Tentative) return true;
-  }
-  return false;
+  return first_taken_near(b, !(need > 0), [&](int k) {
+           return k != j && intersection(b, detections_[k].box) >= need &&
+                  tracks_[std::size_t(track_of_[std::size_t(k)])].state != TrackState::Tentative;
+         }) >= 0;
 }
 
 // The velocity of the track's box centre from the oldest to the newest of its trail's boxes that
@@ -201,8 +218,11 @@ void Tracker::trail(const Track& track, std::vector<TrailPoint>* out) const {
     out->push_back(trail_store_[std::size_t(track.trail_slot) * kTrailLength + (track.trail_head + k) % kTrailLength]);
 }
 
-void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_gate) {
-  if (query_track_.empty()) return;  // no pair: nothing to match
+void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_gate, CandidateSearch& search) {
+  if (query_track_.empty()) {  // no pair: nothing to match
+    search.forget();
+    return;
+  }
   // Written field by field: a Query built whole on the stack and copied stalled on the copy's
   // read of the smaller writes just made (no store-to-load forwarding across them).
   queries_.resize(query_track_.size());
@@ -220,7 +240,7 @@ void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_
   free_detections_.clear();
   for (int j : subset)
     if (track_of_[std::size_t(j)] < 0) free_detections_.push_back(j);
-  search_.find(queries_, detections_, free_detections_, min_iou, &pairs_);
+  search.find(queries_, detections_, free_detections_, min_iou, &pairs_);
   // A pair alone on its track and its detection contests nothing: taken at once (most pairs are;
   // what Assignment::solve would do with it). The others go to the assignment.
   // OC-SORT's direction consistency: a contested pair whose step from the track's last centroid
@@ -309,16 +329,8 @@ void Tracker::match(Track& t, const Detection& d, std::int64_t time) {
 // the frame beside it (its id moved to another object). Only detections taken larger than their
 // track's prediction (merges look so: a few a frame) are looked in.
 void Tracker::hide_in_taken_blobs() {
-  // (matched_ and queries_ still hold the overlap pass's.)
-  // (Sized up only, never resized down: a resize here made GCC stop inlining push_back in update.)
-  std::size_t n_grown = 0;
-  if (grown_.size() < matched_.size()) grown_.assign(matched_.size(), -1);
-  for (std::size_t k = 0; k < matched_.size(); ++k) {
-    const int j = matched_[k];
-    grown_[n_grown] = j;
-    n_grown += (j >= 0) && area_of(detections_[j].box) > kGrown * area_of(queries_[k].box);
-  }
-  if (n_grown == 0) return;
+  // (Only the overlap pass has run: a taken detection is one it took; its track's estimate is
+  // the pass's query.)
   std::size_t left = 0;
   for (int i : query_track_) {
     const Track& t = tracks_[std::size_t(i)];
@@ -326,7 +338,11 @@ void Tracker::hide_in_taken_blobs() {
     if (t.misses == 0 || t.hidden) {
       const Box e = t.estimate();
       const float need = options_.hidden_share * area_of(e);
-      for (std::size_t g = 0; g < n_grown; ++g) in = in || intersection(e, detections_[grown_[g]].box) >= need;
+      in = first_taken_near(e, !(need > 0), [&](int j) {
+             const Box& blob = detections_[j].box;
+             return area_of(blob) > kGrown * area_of(tracks_[std::size_t(track_of_[std::size_t(j)])].estimate()) &&
+                    intersection(e, blob) >= need;
+           }) >= 0;
     }
     if (!in) query_track_[left++] = i;
   }
@@ -367,20 +383,20 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   //    a prediction goes to it before a track that is merely near (a fragment of another object);
   //    and the second search, over few tracks and detections, costs little.
   query_track_ = established_;
-  associate(strong_, options_.min_iou, false);
+  associate(strong_, options_.min_iou, false, strong_search_);
   unmatched(established_, false);
   if (options_.hidden_share > 0) hide_in_taken_blobs();
-  associate(strong_, options_.min_iou, true);
+  associate(strong_, options_.min_iou, true, search_);
   // 2. Confirmed tracks still unmatched against weak detections (an occluded, low-score object).
   if (!weak_.empty()) {
     unmatched(established_, true);
-    associate(weak_, kWeakMinIou, false);
+    associate(weak_, kWeakMinIou, false, search_);
   }
   // 3. Tentative tracks against what strong detections are left: confirmed objects choose first,
   //    so a track started on noise cannot take a confirmed object's detection. (No stage before
   //    has matched a tentative track.)
   query_track_ = tentative_;
-  associate(strong_, options_.min_iou, true);
+  associate(strong_, options_.min_iou, true, search_);
 
   // A track that loses its detection while its prediction lies mostly inside a detection another
   // track took has gone into a merged blob (objects that touch are one component): it is hidden,
@@ -388,8 +404,8 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   // took (its velocity is stale: its box drifts half out over the blob's edge while its object is
   // still inside, and daylight lost such tracks). Hidden, its misses do not end it (up to
   // kHiddenLimit x max_misses) and its centre is held inside the blob, where its part will come
-  // out. Only tracks matched last frame or hidden are tested: a few, so each tests every
-  // detection.
+  // out. Only tracks matched last frame or hidden are tested (a few), each against the taken
+  // detections near it.
   hidden_in_.assign(n_tracks, -1);
   merged_.clear();
   if (options_.hidden_share > 0)
@@ -398,13 +414,12 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
       if (detection_of_[i] >= 0 || t.state == TrackState::Tentative || !(t.misses == 0 || t.hidden)) continue;
       const Box e = t.estimate();
       const float need = options_.hidden_share * area_of(e);
-      for (std::size_t j = 0; j < n; ++j)
-        if (track_of_[j] >= 0 &&
-            (intersection(e, detections[j].box) >= need || (t.hidden && holds_centre(detections[j].box, e)))) {
-          hidden_in_[i] = int(j);
-          merged_.push_back(int(j));  // a detection that holds a hidden track is a merged blob
-          break;
-        }
+      const int j = first_taken_near(e, !(need > 0), [&](int k) {
+        return intersection(e, detections[k].box) >= need || (t.hidden && holds_centre(detections[k].box, e));
+      });
+      if (j < 0) continue;
+      hidden_in_[i] = j;
+      merged_.push_back(j);  // a detection that holds a hidden track is a merged blob
     }
 
   // Lifecycle, in track order; survivors move down in place, new tracks are appended after them.

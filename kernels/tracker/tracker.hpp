@@ -120,8 +120,8 @@ class Tracker {
  private:
   // One association stage: the tracks query_track_ against the free detections of `subset`; the
   // matched pairs are written to detection_of_ / track_of_.
-  // With use_gate, pairs by centroid distance too.
-  void associate(const std::vector<int>& subset, float min_iou, bool use_gate);
+  // With use_gate, pairs by centroid distance too. `search` finds the pairs (and keeps its grid).
+  void associate(const std::vector<int>& subset, float min_iou, bool use_gate, CandidateSearch& search);
   // Matches the contested pairs left in pairs_ (one Hungarian assignment per cluster) next to the
   // lone pairs already in matched_, and records the matches.
   void take();
@@ -130,7 +130,9 @@ class Tracker {
   bool direction_of(const Track& t, float* ux, float* uy) const;
   void usual_size(const Track& t, float* width, float* height) const;
   Box no_smaller_than_usual(const Track& t) const;
-  bool inside_another(int j) const;
+  template <class Holds>
+  int first_taken_near(const Box& box, bool anywhere, Holds holds);
+  bool inside_another(int j);
   void hide_in_taken_blobs();
   bool steady_velocity(const Track& t, float* vx, float* vy) const;
   std::uint32_t take_id();
@@ -151,8 +153,11 @@ class Tracker {
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;
   CandidateSearch search_;
+  // Stage 1's first search, over every strong detection: its grid stays for the frame's questions
+  // of which taken detection holds a box (first_taken_near), so that none scans every detection.
+  CandidateSearch strong_search_;
+  std::vector<int> near_;
   Assignment assignment_;
-  std::vector<int> grown_;  // detections stage 1's overlap pass took larger than their track's prediction (its first entries)
 };
 
 }  // namespace ccl::track

@@ -663,6 +663,61 @@ TEST(CandidateSearch, FindsWhatBruteForceFinds) {
   }
 }
 
+// near() after a find() holds every detection of its subset whose box meets the probe, edges
+// included (what the tracker's "which taken detection holds this box" questions need), and only
+// detections of the subset; a find() without queries leaves no grid to ask.
+TEST(CandidateSearch, NearHoldsEveryDetectionMeetingTheBox) {
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> pos(0, 1000), side(0, 40);
+  ccl::track::CandidateSearch search;
+  for (int round = 0; round < 20; ++round) {
+    std::vector<ccl::track::Detection> d(303);
+    for (auto& x : d) x.box = {pos(rng), pos(rng), side(rng) + 1, side(rng) + 1};
+    for (int k = 0; k < 3; ++k) d[std::size_t(k * 100 + 7)].box = {pos(rng), pos(rng), 400, 300};  // big ones
+    d[std::size_t(round)].box.x = std::nanf("");
+    std::vector<int> subset;
+    for (int j = 0; j < 303; ++j)
+      if (j % 5 != 1) subset.push_back(j);
+    const std::vector<ccl::track::Query> q{{{500, 500, 10, 10}, 505, 505, 0}};
+    std::vector<ccl::track::Candidate> pairs;
+    search.find(q, d.data(), subset, 0.2f, &pairs);
+    ASSERT_TRUE(search.ready());
+    long met = 0;
+    for (int probe = 0; probe < 200; ++probe) {
+      // Boxes, points (no size) and boxes written with a negative width or height.
+      ccl::track::Box p{pos(rng), pos(rng), probe % 4 == 0 ? 0.0f : side(rng), probe % 4 == 0 ? 0.0f : side(rng)};
+      if (probe % 7 == 3) p.x += p.width, p.width = -p.width;
+      if (probe % 11 == 5) p.y += p.height, p.height = -p.height;
+      // A probe with its edge exactly on a detection's edge, in half the rounds.
+      if (probe % 2 == 0) p.x = d[std::size_t(probe + 50)].box.x + d[std::size_t(probe + 50)].box.width;
+      std::vector<int> got;
+      search.near(p, &got);
+      const std::set<int> have(got.begin(), got.end());
+      const std::set<int> in_subset(subset.begin(), subset.end());
+      for (int j : got) EXPECT_TRUE(in_subset.count(j)) << "not of the subset: " << j;
+      const float px0 = std::min(p.x, p.x + p.width), px1 = std::max(p.x, p.x + p.width);
+      const float py0 = std::min(p.y, p.y + p.height), py1 = std::max(p.y, p.y + p.height);
+      for (int j : subset) {
+        const ccl::track::Box& b = d[std::size_t(j)].box;
+        if (!std::isfinite(b.x)) continue;
+        if (b.x <= px1 && px0 <= b.x + b.width && b.y <= py1 && py0 <= b.y + b.height) {
+          ++met;
+          EXPECT_TRUE(have.count(j)) << "round " << round << " probe " << probe << " misses " << j;
+        }
+      }
+    }
+    EXPECT_GT(met, 50) << "probes that meet nothing test nothing";
+  }
+  std::vector<ccl::track::Candidate> pairs;
+  std::vector<ccl::track::Detection> one(1);
+  search.find({}, one.data(), {0}, 0.2f, &pairs);
+  EXPECT_FALSE(search.ready()) << "no query: no grid";
+  search.find({{{0, 0, 1, 1}, 0, 0, 0}}, one.data(), {0}, 0.2f, &pairs);
+  EXPECT_TRUE(search.ready());
+  search.forget();
+  EXPECT_FALSE(search.ready());
+}
+
 // The least total cost over every one-to-one matching, by enumeration (small cases).
 double brute_best(const std::vector<double>& cost, int rows, int cols, int row, std::vector<bool>& used) {
   if (row == rows) return 0;
