@@ -71,7 +71,7 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
                            float min_iou, std::vector<Candidate>* out) {
   out->clear();
   ready_ = false;
-  if (queries.empty() || subset.empty()) return;
+  if (subset.empty()) return;  // (without queries the grid is still built, for near())
   // Cell side: 1.5 x the mean detection size (measured: 1, 2, 3 and 4 x tested more pairs or
   // visited more cells per query). Detections larger than three cells (rare) are "big":
   // tested against every query, so one huge box does not widen every query's search.
@@ -162,6 +162,7 @@ void CandidateSearch::find(const std::vector<Query>& queries, const Detection* d
 
   const float inv_cell = 1 / cell;
   ready_ = true, grid_ = grid, min_x_ = min_x, min_y_ = min_y, inv_cell_ = inv_cell, half_ = half, cols_ = cols, rows_ = rows;
+  if (queries.empty()) return;
   // Pairs written to buffer_ (each test writes its slot, the count moves on a pass). A query has
   // at most one pair per detection: room for n_subset more is checked once per query.
   std::size_t n = 0;

@@ -146,8 +146,8 @@ Box Tracker::no_smaller_than_usual(const Track& t) const {
 
 // The lowest index of a detection a track took that `holds(j)`, among those that may meet `box`:
 // the strong ones from stage 1's grid and every weak one (no other is ever taken). Among all taken
-// ones when `anywhere` (a `holds` that an empty overlap can pass), or when stage 1 built no grid
-// (it had no track: a track confirmed this frame may have taken one). -1 when none.
+// ones when `anywhere` (a `holds` that an empty overlap can pass), or when stage 1 binned none (no
+// finite strong detection). -1 when none.
 template <class Holds>
 int Tracker::first_taken_near(const Box& box, bool anywhere, Holds holds) {
   int first = -1;
@@ -219,8 +219,12 @@ void Tracker::trail(const Track& track, std::vector<TrailPoint>* out) const {
 }
 
 void Tracker::associate(const std::vector<int>& subset, float min_iou, bool use_gate, CandidateSearch& search) {
-  if (query_track_.empty()) {  // no pair: nothing to match
-    search.forget();
+  if (query_track_.empty()) {  // no pair: nothing to match; stage 1 still bins the detections
+    queries_.clear();
+    if (&search == &strong_search_)
+      search.find(queries_, detections_, subset, min_iou, &pairs_);  // (no queries: the grid alone)
+    else
+      search.forget();
     return;
   }
   // Written field by field: a Query built whole on the stack and copied stalled on the copy's

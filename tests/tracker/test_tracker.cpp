@@ -665,7 +665,7 @@ TEST(CandidateSearch, FindsWhatBruteForceFinds) {
 
 // near() after a find() holds every detection of its subset whose box meets the probe, edges
 // included (what the tracker's "which taken detection holds this box" questions need), and only
-// detections of the subset; a find() without queries leaves no grid to ask.
+// detections of the subset; a find() without queries still bins them, one without detections not.
 TEST(CandidateSearch, NearHoldsEveryDetectionMeetingTheBox) {
   std::mt19937 rng(12);
   std::uniform_real_distribution<float> pos(0, 1000), side(0, 40);
@@ -710,10 +710,14 @@ TEST(CandidateSearch, NearHoldsEveryDetectionMeetingTheBox) {
   }
   std::vector<ccl::track::Candidate> pairs;
   std::vector<ccl::track::Detection> one(1);
+  search.find({}, one.data(), {}, 0.2f, &pairs);
+  EXPECT_FALSE(search.ready()) << "no detection: no grid";
   search.find({}, one.data(), {0}, 0.2f, &pairs);
-  EXPECT_FALSE(search.ready()) << "no query: no grid";
-  search.find({{{0, 0, 1, 1}, 0, 0, 0}}, one.data(), {0}, 0.2f, &pairs);
-  EXPECT_TRUE(search.ready());
+  EXPECT_TRUE(search.ready()) << "no query, yet a grid";
+  EXPECT_TRUE(pairs.empty());
+  std::vector<int> got;
+  search.near({0, 0, 1, 1}, &got);
+  EXPECT_EQ(got, std::vector<int>({0}));
   search.forget();
   EXPECT_FALSE(search.ready());
 }
