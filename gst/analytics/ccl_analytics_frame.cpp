@@ -12,8 +12,8 @@ const ccl::scene::Frame& CclFrameBuilder::build(GstBuffer* buffer, const GstCclM
   objects_.clear();
   if (gst_ccl_tracks_meta_read(buffer, &tracks_)) {
     // Objects that touch are one component: the tracker's own boxes keep each of them apart.
-    for (const GstCclTrackRecord& t : tracks_)
-      objects_.push_back({t.id, float(t.x * sx), float(t.y * sy), float(t.width * sx), float(t.height * sy)});
+    gst_ccl_track_records_scale(&tracks_, meta->width, meta->height, width, height);
+    for (const GstCclTrackRecord& t : tracks_) objects_.push_back({t.id, t.x, t.y, t.width, t.height});
   } else {
     for (guint i = 0; i < meta->n_components; ++i) {
       const GstCclComponent& c = meta->components[i];

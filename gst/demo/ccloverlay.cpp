@@ -90,6 +90,26 @@ struct GstCclOverlaySettings {
         label_scale = DEFAULT_LABEL_SCALE, trail = DEFAULT_TRAIL;
 };
 
+namespace {
+
+// One component to draw, in this frame's pixel coordinates.
+struct Mark {
+  gint x, y, width, height;
+  gdouble centroid_x, centroid_y;
+  guint label;
+  bool has_label;
+  guint track_id;  // 0 = not tracked
+};
+
+// What marks_from_tracks_meta() reads a frame into: the tracks meta's records, and which
+// components a track took.
+struct CclTracksScratch {
+  std::vector<GstCclTrackRecord> records;
+  std::vector<guint8> taken;
+};
+
+}  // namespace
+
 // The element's state: constructed in the GObject private area by instance_init, destroyed in finalize.
 struct GstCclOverlayPrivate {
   // Properties, guarded by the object lock; read once per frame.
@@ -99,7 +119,9 @@ struct GstCclOverlayPrivate {
   CclTrails trails;
   // A ccltracker upstream gave track ids in this stream: components without one get no number.
   bool track_ids_seen = false;
-  std::vector<GstCclTrackRecord> tracks;  // the last GstCclTracksMeta read, reused
+  // Per-frame scratch, reused so that a frame allocates nothing once the sizes settled.
+  CclTracksScratch tracks;
+  std::vector<Mark> marks;
 };
 
 struct _GstCclOverlay {
@@ -117,15 +139,6 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
     "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(GST_CCL_OVERLAY_FORMATS)));
 
 namespace {
-
-// One component to draw, in this frame's pixel coordinates.
-struct Mark {
-  gint x, y, width, height;
-  gdouble centroid_x, centroid_y;
-  guint label;
-  bool has_label;
-  guint track_id;  // 0 = not tracked
-};
 
 using Settings = GstCclOverlaySettings;
 
@@ -151,13 +164,15 @@ void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, boo
 // box (centroid: the box's centre), then the components no track took, unnumbered. False, and
 // nothing added, when the buffer has no such meta.
 bool marks_from_tracks_meta(GstBuffer* buffer, const GstCclMeta* meta, gint frame_w, gint frame_h,
-                            std::vector<GstCclTrackRecord>* records, std::vector<Mark>* marks) {
-  if (!gst_ccl_tracks_meta_read(buffer, records)) return false;
-  const double sx = meta->width ? double(frame_w) / meta->width : 1, sy = meta->height ? double(frame_h) / meta->height : 1;
-  std::vector<bool> taken(meta->n_components);
-  for (const GstCclTrackRecord& r : *records) {
-    if (r.component >= 0 && guint(r.component) < meta->n_components) taken[std::size_t(r.component)] = true;
-    const double x = r.x * sx, y = r.y * sy, w = r.width * sx, h = r.height * sy;
+                            CclTracksScratch* scratch, std::vector<Mark>* marks) {
+  std::vector<GstCclTrackRecord>& records = scratch->records;
+  if (!gst_ccl_tracks_meta_read(buffer, &records)) return false;
+  gst_ccl_track_records_scale(&records, meta->width, meta->height, guint(frame_w), guint(frame_h));
+  std::vector<guint8>& taken = scratch->taken;
+  taken.assign(meta->n_components, 0);
+  for (const GstCclTrackRecord& r : records) {
+    if (r.component >= 0 && guint(r.component) < meta->n_components) taken[std::size_t(r.component)] = 1;
+    const double x = r.x, y = r.y, w = r.width, h = r.height;
     marks->push_back(Mark{gint(std::lround(x)), gint(std::lround(y)), gint(std::lround(w)), gint(std::lround(h)),
                           x + (w - 1) / 2, y + (h - 1) / 2, r.id, true, r.id});
   }
@@ -241,7 +256,8 @@ static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, 
   GST_OBJECT_UNLOCK(self);
 
   const gint w = GST_VIDEO_FRAME_WIDTH(frame), h = GST_VIDEO_FRAME_HEIGHT(frame);
-  std::vector<Mark> marks;
+  std::vector<Mark>& marks = priv->marks;
+  marks.clear();
   if (const GstCclMeta* meta = gst_buffer_get_ccl_meta(frame->buffer)) {
     if (!marks_from_tracks_meta(frame->buffer, meta, w, h, &priv->tracks, &marks))
       marks_from_ccl_meta(meta, w, h, &priv->track_ids_seen, &marks);

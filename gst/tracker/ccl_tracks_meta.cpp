@@ -43,3 +43,13 @@ bool gst_ccl_tracks_meta_read(GstBuffer* buffer, std::vector<GstCclTrackRecord>*
   if (size) std::memcpy(out->data(), data, size);
   return true;
 }
+
+void gst_ccl_track_records_scale(std::vector<GstCclTrackRecord>* records, guint from_width, guint from_height,
+                                 guint to_width, guint to_height) {
+  const double sx = from_width ? double(to_width) / from_width : 1, sy = from_height ? double(to_height) / from_height : 1;
+  if (sx == 1 && sy == 1) return;
+  for (GstCclTrackRecord& r : *records) {
+    r.x = float(r.x * sx), r.width = float(r.width * sx);
+    r.y = float(r.y * sy), r.height = float(r.height * sy);
+  }
+}

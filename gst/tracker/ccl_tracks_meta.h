@@ -39,3 +39,9 @@ void gst_ccl_tracks_meta_add(GstBuffer* buffer, const ccl::track::Tracker& track
 // The records of the buffer's GstCclTracksMeta into *out (cleared first); false when it has none
 // (or a malformed one).
 bool gst_ccl_tracks_meta_read(GstBuffer* buffer, std::vector<GstCclTrackRecord>* out);
+
+// Rescales the records' boxes from the frame they were made in (the GstCclMeta's width x height;
+// a 0 there leaves that axis as it is) to a frame of to_width x to_height, as videoscale maps the
+// pixels: what a consumer downstream of a scaler reads.
+void gst_ccl_track_records_scale(std::vector<GstCclTrackRecord>* records, guint from_width, guint from_height,
+                                 guint to_width, guint to_height);

@@ -36,7 +36,9 @@ void append_record(std::vector<guint8>* bytes, guint32 id, gint32 component, flo
   std::memcpy(p + 16, &w, 4), std::memcpy(p + 20, &h, 4), std::memcpy(p + 24, &flags, 4);
 }
 
-TEST(CclOverlay, DrawsTheTracksPartsOfAMergedComponent) {
+// What ccloverlay lights on a black 64 x 32 GRAY8 frame whose GstCclMeta (of a meta_w x meta_h
+// frame) holds `cs` and whose GstCclTracksMeta holds `records`.
+Pixels drawn(guint meta_w, guint meta_h, const std::vector<GstCclComponent>& cs, const std::vector<guint8>& records) {
   gst_init(nullptr, nullptr);
   GstHarness* h = gst_harness_new_parse("ccloverlay draw-centroids=false draw-labels=false line-width=1");
   gst_harness_set_src_caps_str(h, "video/x-raw,format=GRAY8,framerate=30/1,width=64,height=32");
@@ -44,38 +46,59 @@ TEST(CclOverlay, DrawsTheTracksPartsOfAMergedComponent) {
   gst_video_info_set_format(&info, GST_VIDEO_FORMAT_GRAY8, 64, 32);
   GstBuffer* b = gst_buffer_new_allocate(nullptr, info.size, nullptr);
   gst_buffer_memset(b, 0, 0, info.size);
-  // Component 0: two touching objects, 40 x 10 at (10, 10); component 1: 5 x 5 at (55, 20), untracked.
-  const GstCclComponent cs[2] = {{1, 200, 10, 10, 40, 10, 29.5, 14.5, 7}, {2, 25, 55, 20, 5, 5, 57, 22, 0}};
-  gst_buffer_add_ccl_meta(b, 64, 32, 8, 2, FALSE, cs, 2);
+  gst_buffer_add_ccl_meta(b, meta_w, meta_h, 8, 2, FALSE, cs.data(), guint(cs.size()));
   GstCustomMeta* meta = gst_buffer_add_custom_meta(b, "GstCclTracksMeta");
-  ASSERT_NE(meta, nullptr) << "the plugin did not register GstCclTracksMeta";
-  std::vector<guint8> bytes;
-  append_record(&bytes, 7, 0, 10, 10, 10, 10, 1);  // took the component: its part
-  append_record(&bytes, 9, 0, 40, 10, 10, 10, 3);  // hidden in it: its part
-  GBytes* g = g_bytes_new(bytes.data(), bytes.size());
+  EXPECT_NE(meta, nullptr) << "the plugin did not register GstCclTracksMeta";
+  Pixels lit;
+  if (!meta) return lit;
+  GBytes* g = g_bytes_new(records.data(), records.size());
   GstStructure* s = gst_custom_meta_get_structure(meta);
   gst_structure_set_name(s, "ccl-tracks");
   gst_structure_set(s, "tracks", G_TYPE_BYTES, g, nullptr);
   g_bytes_unref(g);
 
-  ASSERT_EQ(gst_harness_push(h, b), GST_FLOW_OK);
+  EXPECT_EQ(gst_harness_push(h, b), GST_FLOW_OK);
   GstBuffer* out = gst_harness_pull(h);
-  ASSERT_NE(out, nullptr);
-  Pixels lit;
+  EXPECT_NE(out, nullptr);
   GstVideoFrame frame;
-  ASSERT_TRUE(gst_video_frame_map(&frame, &info, out, GST_MAP_READ));
-  const guint8* data = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
-  for (int y = 0; y < 32; y++)
-    for (int x = 0; x < 64; x++)
-      if (data[y * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0) + x]) lit.insert({x, y});
-  gst_video_frame_unmap(&frame);
-  gst_buffer_unref(out);
+  if (out && gst_video_frame_map(&frame, &info, out, GST_MAP_READ)) {
+    const guint8* data = static_cast<const guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
+    for (int y = 0; y < 32; y++)
+      for (int x = 0; x < 64; x++)
+        if (data[y * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0) + x]) lit.insert({x, y});
+    gst_video_frame_unmap(&frame);
+  }
+  if (out) gst_buffer_unref(out);
   gst_harness_teardown(h);
+  return lit;
+}
+
+TEST(CclOverlay, DrawsTheTracksPartsOfAMergedComponent) {
+  // Component 0: two touching objects, 40 x 10 at (10, 10); component 1: 5 x 5 at (55, 20), untracked.
+  const std::vector<GstCclComponent> cs = {{1, 200, 10, 10, 40, 10, 29.5, 14.5, 7}, {2, 25, 55, 20, 5, 5, 57, 22, 0}};
+  std::vector<guint8> bytes;
+  append_record(&bytes, 7, 0, 10, 10, 10, 10, 1);  // took the component: its part
+  append_record(&bytes, 9, 0, 40, 10, 10, 10, 3);  // hidden in it: its part
+  const Pixels lit = drawn(64, 32, cs, bytes);
 
   Pixels want = outline(10, 10, 10, 10);
   for (const Pixels& p : {outline(40, 10, 10, 10), outline(55, 20, 5, 5)}) want.insert(p.begin(), p.end());
   EXPECT_EQ(lit, want);
   EXPECT_EQ(lit.count({30, 10}), 0u) << "the merged component's own outline was drawn";
+}
+
+// Metas made for a 32 x 16 frame (before a videoscale) on a 64 x 32 one: the tracks' boxes and the
+// untaken component are drawn twice as large, where they are in this frame.
+TEST(CclOverlay, DrawsTheTracksRescaledToTheFrame) {
+  const std::vector<GstCclComponent> cs = {{1, 50, 5, 5, 20, 5, 14.5, 7, 7}, {2, 6, 27, 10, 3, 2, 28, 10.5, 0}};
+  std::vector<guint8> bytes;
+  append_record(&bytes, 7, 0, 5, 5, 5, 5, 1);
+  append_record(&bytes, 9, 0, 20, 5, 5, 5, 3);
+  const Pixels lit = drawn(32, 16, cs, bytes);
+
+  Pixels want = outline(10, 10, 10, 10);
+  for (const Pixels& p : {outline(40, 10, 10, 10), outline(54, 20, 6, 4)}) want.insert(p.begin(), p.end());
+  EXPECT_EQ(lit, want);
 }
 
 }  // namespace
