@@ -358,7 +358,6 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   detections_ = detections;
   first_times_.resize(n);
   const std::size_t n_tracks = tracks_.size();
-  for (Track& t : tracks_) t.filter.predict();
 
   // Detections by score: strong ones (and every unscored component) first, weak ones after.
   strong_.clear(), weak_.clear();
@@ -372,9 +371,14 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   detection_of_.assign(n_tracks, -1);
   track_of_.assign(n, -1);
   pairs_of_detection_.assign(n, 0);
-  // The stages' tracks, ascending: confirmed and lost ones ("established"), and tentative ones.
+  // Every track's prediction for this frame; the stages' tracks, ascending: confirmed and lost
+  // ones ("established"), and tentative ones. (One pass over the tracks for both.)
   established_.clear(), tentative_.clear();
-  for (std::size_t i = 0; i < n_tracks; ++i) (tracks_[i].state == TrackState::Tentative ? tentative_ : established_).push_back(int(i));
+  for (std::size_t i = 0; i < n_tracks; ++i) {
+    Track& t = tracks_[i];
+    t.filter.predict();
+    (t.state == TrackState::Tentative ? tentative_ : established_).push_back(int(i));
+  }
   // Those of `from` still unmatched (and confirmed, with only_confirmed), into query_track_.
   auto unmatched = [&](const std::vector<int>& from, bool only_confirmed) {
     query_track_.clear();
