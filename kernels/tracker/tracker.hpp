@@ -129,6 +129,7 @@ class Tracker {
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
   bool direction_of(const Track& t, float* ux, float* uy) const;
   void usual_size(const Track& t, float* width, float* height) const;
+  float usual_area(const Track& t) const;
   Box no_smaller_than_usual(const Track& t) const;
   bool inside_another(int j) const;
   void hide_in_taken_blobs();
