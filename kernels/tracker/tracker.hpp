@@ -148,7 +148,7 @@ class Tracker {
   const Detection* detections_ = nullptr;
   std::vector<int> detection_of_, track_of_, hidden_in_;  // per track / per detection: the match or -1
   std::vector<int> merged_;  // detections that hold a hidden track (merged blobs), this frame
-  std::vector<int> strong_, weak_, established_, tentative_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
+  std::vector<int> strong_, weak_, established_, tentative_, lost_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;
   CandidateSearch search_;
