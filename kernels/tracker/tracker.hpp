@@ -129,6 +129,7 @@ class Tracker {
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
   bool direction_of(const Track& t, float* ux, float* uy) const;
   void usual_size(const Track& t, float* width, float* height) const;
+  float usual_area(const Track& t) const;
   Box no_smaller_than_usual(const Track& t) const;
   template <class Holds>
   int first_taken_near(const Box& box, bool anywhere, Holds holds);
@@ -149,7 +150,7 @@ class Tracker {
   const Detection* detections_ = nullptr;
   std::vector<int> detection_of_, track_of_, hidden_in_;  // per track / per detection: the match or -1
   std::vector<int> merged_;  // detections that hold a hidden track (merged blobs), this frame
-  std::vector<int> strong_, weak_, established_, tentative_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
+  std::vector<int> strong_, weak_, established_, tentative_, lost_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;
   CandidateSearch search_;

@@ -69,7 +69,11 @@ TEST(CclTracker, DaylightSceneScore) {
   long total_switches = 0;
   // The recommended line (foreground=adaptive), the tracker's output (GstCclTracksMeta: every
   // located track, those in a merged component at their part of it). Measured (seeds 1 and 2):
-  // MOTA 0.789 and 0.783 with 5 and 4 id switches (hidden tracks shown no smaller than 0.8 x
+  // MOTA 0.814 and 0.800 (issue 34's bound, met exactly on seed 2: 666 errors of 3330) with 3 and 3
+  // id switches (lost tracks refuse pieces far smaller than themselves, pieces half inside a
+  // tracked object not confirmed, the blob's track measured at its part no smaller than 0.9 x its
+  // usual size, a track out of a merge alone in a far larger detection still at its part: 0.789
+  // and 0.783 with 5 and 4 switches before; held-out seeds 3-6: 0.900, 0.809, 0.463, 0.798; hidden tracks shown no smaller than 0.8 x
   // their usual size, pieces inside a tracked object not confirmed, tracks entering a merge on
   // their steady velocity, hidden ones kept while their centre is in the blob, tracks inside a
   // blob taken by overlap kept from the gate: 0.791 and 0.776 with 9 and 7 switches before that,
@@ -117,9 +121,9 @@ TEST(CclTracker, DaylightSceneScore) {
     std::printf("daylight %s: the components' boxes under their ids score MOTA %.3f; under perfect ids %.3f\n", seed,
                 components.score().mota(), best);
     EXPECT_GT(hidden_records, 100) << seed << ": no track was placed in a merged component";
-    EXPECT_GE(sc.mota(), 0.775) << seed;
+    EXPECT_GE(sc.mota(), 0.8) << seed;  // issue 34's bound
     EXPECT_GT(sc.mota(), best + 0.08) << seed << ": tracks in merged components add nothing";
-    EXPECT_LE(sc.id_switches, 6) << seed;
+    EXPECT_LE(sc.id_switches, 5) << seed;  // issue 34's bound
     total_switches += sc.id_switches;
 
     const Runs r = isolated_runs(shots, kWarmUp);
