@@ -82,6 +82,15 @@ constexpr bool kSanitized = false;
 #define SKIP_UNDER_VALGRIND() \
   if (kSanitized || std::getenv("CCL_UNDER_VALGRIND")) GTEST_SKIP() << "long pipelines; run in the plain build"
 
+// What the README says the recommended line still misses (seed 1): frames with a fragmented
+// object, and with a shadow or clutter component, held from getting worse (issue 33 aims at 0).
+void expect_no_worse_than_readme(const hard::SceneScore& s, int fragments, int shadows = 0, int clutter = 0) {
+  if (seed() != 1) return;
+  EXPECT_LE(s.frames_with_fragment, fragments) << hard::summary(s);
+  EXPECT_LE(s.frames_with_shadow_component, shadows) << hard::summary(s);
+  EXPECT_LE(s.frames_with_clutter_component, clutter) << hard::summary(s);
+}
+
 hard::SceneScore run(const char* scene, const char* line, int n) {
   return hard::run(scene, line, n, 50, 60, 640, 360, seed());
 }
@@ -96,6 +105,7 @@ TEST(HardSceneQuality, GainStep) {
     if (recommended(line)) {
       EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
       EXPECT_EQ(s.false_frames_before_first_change, 0) << hard::summary(s);
+      expect_no_worse_than_readme(s, 38);
     }
   }
 }
@@ -109,6 +119,7 @@ TEST(HardSceneQuality, IrSwitch) {
     report(s);
     if (recommended(line)) {
       EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
+      expect_no_worse_than_readme(s, 165);
     }
   }
 }
@@ -119,6 +130,7 @@ TEST(HardSceneQuality, Shadows) {
     const hard::SceneScore s = run("shadows", line, 300);
     EXPECT_EQ(s.frames, 300);
     report(s);
+    if (recommended(line)) expect_no_worse_than_readme(s, 0, 17);
   }
 }
 
@@ -128,6 +140,7 @@ TEST(HardSceneQuality, Sway) {
     const hard::SceneScore s = run("sway", line, 300);
     EXPECT_EQ(s.frames, 300);
     report(s);
+    if (recommended(line)) expect_no_worse_than_readme(s, 28, 0, 49);
   }
 }
 
@@ -146,6 +159,7 @@ TEST(HardSceneQuality, StoppedObject) {
       // under 20 frames (under 60 pixels wide, leaving at 3 pixels a frame)
       EXPECT_LE(s.longest_ghost(), 100 + 20) << hard::summary(s);
       EXPECT_EQ(s.ghost_cleared, std::vector<bool>({true})) << hard::summary(s);
+      expect_no_worse_than_readme(s, 61);
     }
   }
 }
@@ -158,6 +172,7 @@ TEST(HardSceneQuality, Noise) {
     report(s);
     if (recommended(line)) {
       EXPECT_EQ(s.frames_with_false_object, 0) << hard::summary(s);
+      expect_no_worse_than_readme(s, 106);
     }
   }
 }
