@@ -128,13 +128,19 @@ class Tracker {
   void match(Track& t, const Detection& d, std::int64_t time);
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
   bool direction_of(const Track& t, float* ux, float* uy) const;
+  // Merged blobs and pieces (merged_blobs.cpp).
   void usual_size(const Track& t, float* width, float* height) const;
   float usual_area(const Track& t) const;
   Box no_smaller_than_usual(const Track& t) const;
   template <class Holds>
   int first_taken_near(const Box& box, bool anywhere, Holds holds);
   bool inside_another(int j);
+  void refuse_pieces();
   void hide_in_taken_blobs();
+  int blob_hiding(const Track& t);
+  void hide_in(Track& t, const Box& blob, bool was_hidden);
+  bool in_merge(const Track& t, int j) const;
+  Detection part_in(Track& t, const Detection& d, bool was_grouped);
   bool steady_velocity(const Track& t, float* vx, float* vy) const;
   std::uint32_t take_id();
   std::uint32_t take_trail_slot();
