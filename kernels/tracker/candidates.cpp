@@ -252,7 +252,8 @@ void CandidateSearch::near(const Box& box, std::vector<int>* out) const {
     // pixel of slack (and a relative one for large coordinates) keeps rounding from losing an edge.
     const float lo_x = std::min(box.x, box.x + box.width), hi_x = std::max(box.x, box.x + box.width);
     const float lo_y = std::min(box.y, box.y + box.height), hi_y = std::max(box.y, box.y + box.height);
-    const float reach = half_ + 1 + 1e-5f * (std::fabs(lo_x) + std::fabs(hi_x) + std::fabs(lo_y) + std::fabs(hi_y) + half_);
+    const float reach = half_ + 1 + 1e-5f * (std::fabs(lo_x) + std::fabs(hi_x) + std::fabs(lo_y) + std::fabs(hi_y) + half_ +
+                                             std::fabs(min_x_) + std::fabs(min_y_));
     const float x0 = (lo_x - reach - min_x_) * inv_cell_, x1 = (hi_x + reach - min_x_) * inv_cell_;
     const float y0 = (lo_y - reach - min_y_) * inv_cell_, y1 = (hi_y + reach - min_y_) * inv_cell_;
     if (x1 >= 0 && y1 >= 0 && x0 < float(cols_) && y0 < float(rows_)) {  // false for NaN

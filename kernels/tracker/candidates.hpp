@@ -33,7 +33,7 @@ class CandidateSearch {
             float min_iou, std::vector<Candidate>* out);
 
   // Appends to *out the detections of the last find()'s subset that may meet `box` (edges
-  // included): every one whose box does, and some that do not (the caller tests them). A query
+  // included): every finite one whose box does, and some that do not (the caller tests them). A query
   // of the grid find() built, no new one: only when ready().
   void near(const Box& box, std::vector<int>* out) const;
   // Whether the last find() built a grid (it had a finite detection, with or without queries)

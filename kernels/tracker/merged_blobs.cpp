@@ -121,7 +121,7 @@ bool Tracker::inside_another(int j) {
   const float need = kInsideShare * area_of(b);
   return first_taken_near(b, !(need > 0), [&](int k) {
            return k != j && intersection(b, detections_[k].box) >= need &&
-                  tracks_[std::size_t(track_of_[std::size_t(k)])].state != TrackState::Tentative;
+                  established_at_[std::size_t(track_of_[std::size_t(k)])];
          }) >= 0;
 }
 

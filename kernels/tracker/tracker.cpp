@@ -231,9 +231,11 @@ void Tracker::update(const Detection* detections, std::size_t n, std::int64_t ti
   // Every track's prediction for this frame; the stages' tracks, ascending: confirmed and lost
   // ones ("established"), and tentative ones; and the lost ones. (One pass over the tracks.)
   established_.clear(), tentative_.clear(), lost_.clear();
+  established_at_.resize(n_tracks);
   for (std::size_t i = 0; i < n_tracks; ++i) {
     Track& t = tracks_[i];
     t.filter.predict();
+    established_at_[i] = t.state != TrackState::Tentative;
     (t.state == TrackState::Tentative ? tentative_ : established_).push_back(int(i));
     if (t.misses > 0) lost_.push_back(int(i));
   }

@@ -123,7 +123,8 @@ class Tracker {
   // With use_gate, pairs by centroid distance too. `search` finds the pairs (and keeps its grid).
   void associate(const std::vector<int>& subset, float min_iou, bool use_gate, CandidateSearch& search);
   // Matches the contested pairs left in pairs_ (one Hungarian assignment per cluster) next to the
-  // lone pairs already in matched_, and records the matches.
+  // lone pairs already in matched_, and records the matches, but a lost track's piece
+  // (refuse_pieces).
   void take();
   void match(Track& t, const Detection& d, std::int64_t time);
   void add_trail_point(Track& t, const Detection& d, std::int64_t time);
@@ -156,6 +157,9 @@ class Tracker {
   const Detection* detections_ = nullptr;
   std::vector<int> detection_of_, track_of_, hidden_in_;  // per track / per detection: the match or -1
   std::vector<int> merged_;  // detections that hold a hidden track (merged blobs), this frame
+  // Per track index at the frame's start: established (confirmed or lost). Read while the
+  // lifecycle moves tracks down, when tracks_[i] may already be another track.
+  std::vector<std::uint8_t> established_at_;
   std::vector<int> strong_, weak_, established_, tentative_, lost_, query_track_, free_detections_, matched_, solved_, pairs_of_track_, pairs_of_detection_;
   std::vector<Query> queries_;
   std::vector<Candidate> pairs_;

@@ -121,6 +121,26 @@ TEST(Tracker, PieceInsideATrackedObjectIsNotConfirmed) {
   EXPECT_EQ(run(70), std::set<std::uint32_t>({0u, 2u})) << "beside it: confirmed after min_hits frames";
 }
 
+// The piece check reads which tracks were established when the frame began, not tracks_ while
+// the lifecycle moves tracks down. L (seen in frames 0-2, max_misses 1) ends in frame 4, the
+// frame the piece inside B reaches min_hits: B's track then sits one place lower, and the
+// piece's own tentative track where B's was. (Before, the piece was confirmed there, as id 3.)
+TEST(Tracker, PieceStaysUnconfirmedWhileAnEarlierTrackEnds) {
+  ccl::track::Options o;
+  o.max_misses = 1;
+  Tracker tracker(o);
+  for (int i = 0; i <= 6; ++i) {
+    std::vector<Detection> d;
+    if (i <= 2) d.push_back(detection({500, 500, 20, 20}));  // L
+    d.push_back(detection({100, 100, 40, 40}));               // B, still
+    if (i >= 2) d.push_back(detection({110, 110, 6, 6}));     // the piece, inside B
+    std::vector<std::uint32_t> ids(d.size(), 99);
+    tracker.update(d.data(), d.size(), i, ids.data());
+    if (i >= 2) EXPECT_EQ(ids.back(), 0u) << "frame " << i << ": the piece inside B was confirmed";
+    if (i >= 3) EXPECT_EQ(ids[d.size() - 2], 2u) << "frame " << i << ": B's id";
+  }
+}
+
 // A lost track does not take a piece of an object far smaller than itself. Object A (20 x 20, 3 px
 // a frame to the right) is seen in frames 0-9, missed in 10-11, and in 12-13 only a 6 x 6 piece
 // (36 px: under 0.2 x A's 400) shows where A's prediction is, within its gate; from frame 14 on A
@@ -275,10 +295,10 @@ TEST(Tracker, TrackTakingAMergedBlobCoastsOnItsSteadyVelocity) {
     // 3 from the whole views; the first update at its part (its prediction moved into the blob)
     // adds 0.15. On the Kalman velocity of the cut boxes it would be 3.5 and more.
     EXPECT_NEAR(a.velocity_x(), 3.0f, 0.2f) << "frame " << i;
-    // Its size does not shrink on: measured at its part, no smaller than 0.8 x its usual size (the
+    // Its size does not shrink on: measured at its part, no smaller than 0.9 x its usual size (the
     // trail's median: 40 x 40), it does not learn its prediction's shrinking anew.
     EXPECT_GE(a.filter.vw, 0.0f) << "frame " << i;
-    EXPECT_GE(a.shown.width, 0.8f * 40 - 0.01f) << "frame " << i;
+    EXPECT_GE(a.shown.width, 0.9f * 40 - 0.01f) << "frame " << i;
   }
 }
 
@@ -909,14 +929,16 @@ std::uint64_t fingerprint(const ccl::track::Options& options, int n, int frames,
 // when lost tracks stopped taking pieces far smaller than themselves, pieces half inside a tracked
 // object's box stopped being confirmed, the track taking a merged blob was measured at its part no
 // smaller than its usual size, and a track out of a merge alone in a far larger detection stayed
-// measured at its part; the second once more when that least size went from 0.8 to 0.9 x usual.
+// measured at its part; the second once more when that least size went from 0.8 to 0.9 x usual;
+// the first and third when the piece check read the tracks established at the frame's start, not
+// tracks_ while the lifecycle moved them (a bug: see PieceStaysUnconfirmedWhileAnEarlierTrackEnds).
 TEST(Tracker, PinnedIdsOfALongSequence) {
   ccl::track::Options o;
-  EXPECT_EQ(fingerprint(o, 2000, 400, 1), 11023714168251930629ull) << "default options";
+  EXPECT_EQ(fingerprint(o, 2000, 400, 1), 61018418899717379ull) << "default options";
   o.min_hits = 1, o.max_misses = 3, o.gate = 2.0f, o.min_iou = 0.3f;
   EXPECT_EQ(fingerprint(o, 1500, 300, 2), 6370657094937736289ull) << "min-hits 1, wide gate";
   o.min_hits = 5, o.max_misses = 30, o.gate = 0.5f, o.min_iou = 0.05f;
-  EXPECT_EQ(fingerprint(o, 3000, 300, 3), 16458954735043217635ull) << "dense, narrow gate";
+  EXPECT_EQ(fingerprint(o, 3000, 300, 3), 5534592605955021948ull) << "dense, narrow gate";
 }
 
 TEST(Tracker, DeterministicOverLongSequences) {
