@@ -161,8 +161,8 @@ void marks_from_ccl_meta(const GstCclMeta* meta, gint frame_w, gint frame_h, boo
 }
 
 // From a ccltracker's GstCclTracksMeta (read into scratch->records, rescaled to this frame): each
-// located track at its box (centroid: the box's centre), then the components no track took, unnumbered. False, and
-// nothing added, when the buffer has no such meta.
+// located track at its box (centroid: the box's centre), then the components no track took,
+// unnumbered. False, and nothing added, when the buffer has no such meta.
 bool marks_from_tracks_meta(GstBuffer* buffer, const GstCclMeta* meta, gint frame_w, gint frame_h,
                             CclTracksScratch* scratch, std::vector<Mark>* marks) {
   std::vector<GstCclTrackRecord>& records = scratch->records;

@@ -36,10 +36,8 @@ class CandidateSearch {
   // included): every finite one whose box does, and some that do not (the caller tests them). A query
   // of the grid find() built, no new one: only when ready().
   void near(const Box& box, std::vector<int>* out) const;
-  // Whether the last find() built a grid (it had a finite detection, with or without queries)
-  // and nothing forgot it since.
+  // Whether the last find() built a grid (it had a finite detection, with or without queries).
   bool ready() const { return ready_; }
-  void forget() { ready_ = false; }
 
  private:
   // A detection as the pair test reads it: its corners and area computed once (the floats the

@@ -68,23 +68,23 @@ TEST(CclTracker, DaylightSceneScore) {
   constexpr int kFrames = 300, kWarmUp = 30;  // the background model learns the first frames
   long total_switches = 0;
   // The recommended line (foreground=adaptive), the tracker's output (GstCclTracksMeta: every
-  // located track, those in a merged component at their part of it). Measured (seeds 1 and 2):
-  // MOTA 0.814 and 0.800 (issue 34's bound, met exactly on seed 2: 666 errors of 3330) with 3 and 3
-  // id switches (lost tracks refuse pieces far smaller than themselves, pieces half inside a
-  // tracked object not confirmed, the blob's track measured at its part no smaller than 0.9 x its
-  // usual size, a track out of a merge alone in a far larger detection still at its part: 0.789
-  // and 0.783 with 5 and 4 switches before; held-out seeds 3-6: 0.900, 0.809, 0.463, 0.798; hidden tracks shown no smaller than 0.8 x
-  // their usual size, pieces inside a tracked object not confirmed, tracks entering a merge on
-  // their steady velocity, hidden ones kept while their centre is in the blob, tracks inside a
-  // blob taken by overlap kept from the gate: 0.791 and 0.776 with 9 and 7 switches before that,
-  // 0.786 and 0.768 before the centre rule; before all these: 0.722 and 0.742; the components' boxes alone, before merged
-  // tracks were placed: 0.563 and 0.559). Each crossing of the frame is a new object with a truth
-  // id of its own (before the truth gave a slot's next crossing the same id, about 7 of each seed's
-  // switches: 19 and 17). Scoring the components' boxes under their
-  // track ids gives 0.564 and 0.565: the scene's objects overlap and merge into one
-  // component (58 % of the true objects' frames lie in a component that covers another), and a
-  // component's box matches one object at most; every component under a perfect id would reach
-  // 0.611 and 0.614 (the ceiling below), which the tracks' output passes.
+  // located track, those in a merged component at their part of it). Measured (seeds 1 and 2): MOTA
+  // 0.814 and 0.800 (issue 34's bound, met exactly on seed 2: 666 errors of 3330) with 3 and 3 id
+  // switches (lost tracks refuse pieces far smaller than themselves, pieces half inside a tracked
+  // object not confirmed, the blob's track measured at its part no smaller than 0.9 x its usual
+  // size, a track out of a merge alone in a far larger detection still at its part: 0.789 and 0.783
+  // with 5 and 4 switches before; held-out seeds 3-6: 0.900, 0.809, 0.463, 0.798; hidden tracks
+  // shown no smaller than 0.8 x their usual size, pieces inside a tracked object not confirmed,
+  // tracks entering a merge on their steady velocity, hidden ones kept while their centre is in the
+  // blob, tracks inside a blob taken by overlap kept from the gate: 0.791 and 0.776 with 9 and 7
+  // switches before that, 0.786 and 0.768 before the centre rule; before all these: 0.722 and
+  // 0.742; the components' boxes alone, before merged tracks were placed: 0.563 and 0.559). Each
+  // crossing of the frame is a new object with a truth id of its own (before the truth gave a
+  // slot's next crossing the same id, about 7 of each seed's switches: 19 and 17). Scoring the
+  // components' boxes under their track ids gives 0.564 and 0.565: the scene's objects overlap and
+  // merge into one component (58 % of the true objects' frames lie in a component that covers
+  // another), and a component's box matches one object at most; every component under a perfect id
+  // would reach 0.611 and 0.614 (the ceiling below), which the tracks' output passes.
   for (const char* seed : {"seed=1", "seed=2"}) {
     const std::vector<Shot> shots =
         scene::pull(kFrames, kWidth, kHeight, seed,

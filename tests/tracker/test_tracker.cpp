@@ -772,8 +772,6 @@ TEST(CandidateSearch, NearHoldsEveryDetectionMeetingTheBox) {
   std::vector<int> got;
   search.near({0, 0, 1, 1}, &got);
   EXPECT_EQ(got, std::vector<int>({0}));
-  search.forget();
-  EXPECT_FALSE(search.ready());
 }
 
 // The least total cost over every one-to-one matching, by enumeration (small cases).
