@@ -39,6 +39,24 @@ ccl::ImageView GstCclPlane0Map::view() const {
   return view;
 }
 
+// U and V of a YUV 4:2:0 frame of 8-bit samples (NV12, NV21, I420, YV12); none for any other format.
+ccl::ChromaView GstCclPlane0Map::chroma_view() const {
+  ccl::ChromaView chroma;
+  const GstVideoFormatInfo* f = frame_.info.finfo;
+  if (!mapped_ || !GST_VIDEO_FORMAT_INFO_IS_YUV(f) || GST_VIDEO_FORMAT_INFO_N_COMPONENTS(f) < 3) return chroma;
+  for (int c = 1; c <= 2; ++c)
+    if (GST_VIDEO_FORMAT_INFO_W_SUB(f, c) != 1 || GST_VIDEO_FORMAT_INFO_H_SUB(f, c) != 1 ||
+        GST_VIDEO_FORMAT_INFO_DEPTH(f, c) != 8 || GST_VIDEO_FRAME_COMP_PSTRIDE(&frame_, c) !=
+                                                      GST_VIDEO_FRAME_COMP_PSTRIDE(&frame_, 1) ||
+        GST_VIDEO_FRAME_COMP_STRIDE(&frame_, c) != GST_VIDEO_FRAME_COMP_STRIDE(&frame_, 1))
+      return chroma;
+  chroma.u = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame_, 1));
+  chroma.v = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame_, 2));
+  chroma.stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame_, 1);
+  chroma.step = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame_, 1);
+  return chroma;
+}
+
 ccl::MaskView GstCclPlane0Map::mask_view() const {
   ccl::MaskView mask;
   mask.data = static_cast<std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame_, 0));

@@ -47,6 +47,8 @@ class GstCclPlane0Map {
   void unmap();
   // Plane 0 as the destination of the mask (the frame must be mapped with GST_MAP_WRITE).
   ccl::MaskView mask_view() const;
+  // U and V of a 4:2:0 frame in the memory mapped (NV12, I420...); none (u == nullptr) otherwise.
+  ccl::ChromaView chroma_view() const;
   // The planes after plane 0 (chroma), as bytes: none for GRAY8.
   struct Plane {
     std::uint8_t* data;

@@ -12,11 +12,12 @@ class CpuEngine final : public GstCclEngine {
   // CUDA memory is downloaded by the plain map (and uploaded again at the unmap when written).
   void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options, bool show_mask) override {
     map_.map(buffer, info, show_mask ? kGstCclShowMaskMap : GST_MAP_READ);
-    map_.use([&](const ccl::ImageView& image) {
+    map_.use([&](ccl::ImageView image) {
+      if (options.shadow) image.chroma = map_.chroma_view();  // read by the foreground stage in submit()
       if (!show_mask) return analyzer_->submit(image, options);
       const ccl::MaskView mask = map_.mask_view();
-      map_.fill_other_planes(kNeutralChroma);
       analyzer_->submit(image, options, nullptr, &mask);
+      map_.fill_other_planes(kNeutralChroma);  // after submit(): the CPU foreground has read the chroma
     });
   }
   void collect(ccl::Result& result) override {

@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
     int images = 0;
     for (int d = 0; d <= 100; d += 10) {
       const frames::Frame f = frames::random(n, n, d, g, std::uint32_t(1000 * g + d));
-      const ccl::ImageView image{f.pixels.data(), f.width, f.height, f.stride};
+      const ccl::ImageView image{f.pixels.data(), f.width, f.height, f.stride, {}};
       // Foreground pixels are 255, background 0: the frame itself is OpenCV's mask (non-zero),
       // the same foreground as threshold 0.
       const cv::Mat mask(n, n, CV_8U, const_cast<std::uint8_t*>(f.pixels.data()), std::size_t(f.stride));

@@ -4,6 +4,7 @@
 
 #include "adaptive_foreground.hpp"
 #include "foreground.hpp"
+#include "shadow_foreground.hpp"
 
 namespace ccl {
 namespace cpu {
@@ -23,6 +24,16 @@ void CpuBackgroundModel::update(const ImageView& image, const Options& options, 
   if (options.foreground == Foreground::Adaptive) {
     count_.resize(mean_.size());
     const AdaptivePlanes planes{mean_.data(), deviation_.data(), count_.data()};
+    const bool shadow = options.shadow && image.chroma.present();
+    const std::size_t chroma_size = std::size_t((width_ + 1) / 2) * ((height_ + 1) / 2);
+    if (shadow && (first || chroma_u_.size() != chroma_size)) {  // chroma appears: its model starts here
+      chroma_u_.resize(chroma_size);
+      chroma_v_.resize(chroma_size);
+      chroma_start(image, ChromaPlanes{chroma_u_.data(), chroma_v_.data()});
+    } else if (!shadow) {
+      chroma_u_.clear();
+      chroma_v_.clear();
+    }
     if (first) {
       light_ = adaptive_start(image, planes, mask);
     } else {
@@ -33,6 +44,11 @@ void CpuBackgroundModel::update(const ImageView& image, const Options& options, 
       } else {
         light_ = adaptive_step(image, options.motion_factor, options.absorb_frames, frames_seen_, planes, mask,
                                foreground_);
+        if (shadow) {
+          const ChromaPlanes chroma{chroma_u_.data(), chroma_v_.data()};
+          suppress_shadows(image, ShadowRule{}, mean_.data(), chroma, mask);
+          chroma_step(image, count_.data(), chroma);
+        }
       }
     }
   } else if (first) {

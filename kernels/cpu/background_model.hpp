@@ -23,6 +23,7 @@ class CpuBackgroundModel final : public BackgroundModel {
 
  private:
   std::vector<std::uint8_t> mean_, deviation_, count_;  // M, V and C
+  std::vector<std::uint8_t> chroma_u_, chroma_v_;      // Options::shadow: U_M, V_M (empty: no chroma seen)
   int width_ = 0, height_ = 0;
   std::uint64_t frames_seen_ = 0;
   Foreground mode_ = Foreground::Motion;  // a frame of the other model's mode resets

@@ -82,7 +82,7 @@ class RasterSegmentsAnalyzer final : public Analyzer {
     morphology_.open(mask_.data(), w, h, options.open_radius);
     morphology_.close(mask_.data(), w, h, options.close_radius);
     morphology_.shrink(mask_.data(), w, h, options.shrink_radius);
-    return ImageView{mask_.data(), w, h, w};
+    return ImageView{mask_.data(), w, h, w, {}};
   }
 
   // Run boundaries are the positions where foreground-ness changes; recorded without branches

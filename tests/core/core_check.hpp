@@ -37,7 +37,7 @@ inline ccl::Options opts(int connectivity, std::uint8_t threshold = 0) {
   return o;
 }
 
-inline ccl::ImageView view(const frames::Frame& f) { return {f.pixels.data(), f.width, f.height, f.stride}; }
+inline ccl::ImageView view(const frames::Frame& f) { return {f.pixels.data(), f.width, f.height, f.stride, {}}; }
 
 // The frame as text ('#' foreground, '.' background) so a failing small frame can be redrawn.
 inline std::string ascii(const frames::Frame& f, std::uint8_t threshold) {

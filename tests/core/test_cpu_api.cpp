@@ -114,7 +114,7 @@ TEST(CpuApi, InvalidInputThrowsInvalidArgument) {
   auto a = ccl::make_cpu_analyzer();
   std::vector<std::uint8_t> pixels(64 * 64, 255);
   std::vector<std::uint32_t> labels(64 * 64, 0);
-  const ccl::ImageView good{pixels.data(), 16, 16, 16};
+  const ccl::ImageView good{pixels.data(), 16, 16, 16, {}};
   ccl::Result r;
   auto with = [&](ccl::ImageView img, ccl::Options o, const std::string& what) {
     expect_invalid([&] { a->run(img, o, r); }, what);

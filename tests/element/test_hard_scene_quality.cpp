@@ -60,8 +60,12 @@ TEST(HardSceneScore, FindsLightChangesAndGhostLifetimes) {
 
 // The lines measured: the plain motion line, issue 33's best hand-tuned one, the recommended one.
 const char* const kRecommended = "cudaccl foreground=adaptive min-area=50";
+// The last: the shadow test prototype (kernels/cpu/shadow_foreground.cpp, CPU backend only; the
+// scenes are NV12).
+const char* const kShadowLine = "cudaccl backend=cpu foreground=adaptive shadow=true min-area=50";
 const char* const kLines[] = {"cudaccl foreground=motion min-area=50",
-                              "cudaccl foreground=motion motion-factor=2 open=1 close=3 min-area=50", kRecommended};
+                              "cudaccl foreground=motion motion-factor=2 open=1 close=3 min-area=50", kRecommended,
+                              kShadowLine};
 bool recommended(const char* line) { return std::string(line) == kRecommended; }
 
 void report(const hard::SceneScore& s) { std::printf("hard scene: %s\n", hard::summary(s).c_str()); }
@@ -131,6 +135,7 @@ TEST(HardSceneQuality, Shadows) {
     EXPECT_EQ(s.frames, 300);
     report(s);
     if (recommended(line)) expect_no_worse_than_readme(s, 0, 17);
+    if (std::string(line) == kShadowLine) EXPECT_EQ(s.frames_with_shadow_component, 0) << hard::summary(s);
   }
 }
 

@@ -56,7 +56,7 @@ std::string check_buffer(GstBuffer* buffer, GstCaps* caps, const ccl::Options& o
   if (!gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ)) return "cannot map";  // downloads CUDA memory
   const ccl::ImageView plane0{static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0)),
                               GST_VIDEO_FRAME_COMP_WIDTH(&frame, 0), GST_VIDEO_FRAME_COMP_HEIGHT(&frame, 0),
-                              GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0)};
+                              GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0), {}};
   // With two elements in a row the buffer carries two metas: take the one with these options.
   const GstCclMeta* mine = nullptr;
   gpointer state = nullptr;

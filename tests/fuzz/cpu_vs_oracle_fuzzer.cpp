@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ccl::Result got;
   std::vector<std::uint32_t> labels(std::size_t(w) * h);
   ccl::LabelView label_view{labels.data(), w};
-  analyzer->run(ccl::ImageView{f.pixels.data(), w, h, f.stride}, opt, got, &label_view);
+  analyzer->run(ccl::ImageView{f.pixels.data(), w, h, f.stride, {}}, opt, got, &label_view);
   const oracle::Output want = oracle::flood_fill(f, opt);
   const std::string d = compare::diff(got, want.result);
   if (!d.empty() || labels != want.labels) {
