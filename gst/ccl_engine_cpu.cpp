@@ -13,7 +13,7 @@ class CpuEngine final : public GstCclEngine {
   void submit(GstBuffer* buffer, const GstVideoInfo& info, const ccl::Options& options, bool show_mask) override {
     map_.map(buffer, info, show_mask ? kGstCclShowMaskMap : GST_MAP_READ);
     map_.use([&](ccl::ImageView image) {
-      if (options.shadow) image.chroma = map_.chroma_view();  // read by the foreground stage in submit()
+      if (options.chroma) image.chroma = map_.chroma_view();  // read by the foreground stage in submit()
       if (!show_mask) return analyzer_->submit(image, options);
       const ccl::MaskView mask = map_.mask_view();
       analyzer_->submit(image, options, nullptr, &mask);

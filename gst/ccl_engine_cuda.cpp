@@ -45,10 +45,10 @@ class CudaEngine final : public GstCclEngine {
       if (gst_cuda_memory_get_stream(memory)) gst_cuda_memory_sync(memory);
     }
 #endif
+    if (options.chroma)  // set while playing: the backend was chosen without it
+      throw ccl::Error(ccl::Error::Kind::InvalidArgument, "chroma=true runs on the CPU backend only for now (backend=cpu)");
     const GstMapFlags read = show_mask ? kGstCclShowMaskMap : GST_MAP_READ;
     map_.map(buffer, info, device ? GstMapFlags(read | GST_MAP_CUDA) : read);
-    if (options.shadow)
-      throw ccl::Error(ccl::Error::Kind::InvalidArgument, "shadow=true runs on the CPU backend only for now");
     map_.use([&](const ccl::ImageView& image) {
       GstCudaCclContextScope scope(stream_->context());
       const ccl::MaskView mask = show_mask ? map_.mask_view() : ccl::MaskView{};

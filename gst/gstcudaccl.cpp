@@ -46,7 +46,7 @@ enum {
   PROP_OPEN,
   PROP_CLOSE,
   PROP_ABSORB_FRAMES,
-  PROP_SHADOW,
+  PROP_CHROMA,
   PROP_SHOW_MASK,
 };
 
@@ -98,7 +98,7 @@ static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GVal
     case PROP_OPEN: priv->options.open_radius = int(g_value_get_uint(value)); break;
     case PROP_CLOSE: priv->options.close_radius = int(g_value_get_uint(value)); break;
     case PROP_ABSORB_FRAMES: priv->options.absorb_frames = int(g_value_get_uint(value)); break;
-    case PROP_SHADOW: priv->options.shadow = g_value_get_boolean(value); break;
+    case PROP_CHROMA: priv->options.chroma = g_value_get_boolean(value); break;
     case PROP_SHOW_MASK: priv->show_mask = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
@@ -130,7 +130,7 @@ static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* va
     case PROP_OPEN: g_value_set_uint(value, guint(priv->options.open_radius)); break;
     case PROP_CLOSE: g_value_set_uint(value, guint(priv->options.close_radius)); break;
     case PROP_ABSORB_FRAMES: g_value_set_uint(value, guint(priv->options.absorb_frames)); break;
-    case PROP_SHADOW: g_value_set_boolean(value, priv->options.shadow); break;
+    case PROP_CHROMA: g_value_set_boolean(value, priv->options.chroma); break;
     case PROP_SHOW_MASK: g_value_set_boolean(value, priv->show_mask); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
@@ -529,12 +529,13 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
                         "within this many frames",
                         1, ccl::kMaxAbsorbFrames, guint(defaults.absorb_frames), flags));
   g_object_class_install_property(
-      gobject_class, PROP_SHADOW,
-      g_param_spec_boolean("shadow", "Shadow suppression",
-                           "foreground=adaptive on 4:2:0 YUV (NV12, I420): pixels darker than the background "
-                           "with its chroma and texture are background (cast shadows); no effect on GRAY8. "
-                           "Prototype: CPU backend only",
-                           defaults.shadow, flags));
+      gobject_class, PROP_CHROMA,
+      g_param_spec_boolean("chroma", "Chroma",
+                           "foreground=adaptive on 4:2:0 YUV (NV12, I420...) reads the colour planes too: "
+                           "colour joins the parts of an object whose luma matches the background, and a "
+                           "cast shadow (darker, same colour and texture) is background; no effect on GRAY8. "
+                           "CPU backend only for now",
+                           defaults.chroma, flags));
   g_object_class_install_property(
       gobject_class, PROP_SHOW_MASK,
       g_param_spec_boolean("show-mask", "Show mask",

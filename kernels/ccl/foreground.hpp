@@ -26,17 +26,27 @@
 //            fg = D >= V;  C = fg ? min(C + 1, 255) : 0
 //   F counts the frame's fg pixels before any morphology; the light fit's sums pair each pixel's I
 //   with the M the frame wrote.
-// Options::shadow (Adaptive, and only where ImageView::chroma is present; PROTOTYPE, CPU backend
-// only): per chroma sample a background U_M, V_M (the frame after a reset: the frame's own U, V).
-// On a frame that runs the step above (not a relearning one), for every pixel with fg = 1, with
-// this frame's I and M (M as the step wrote it), (cx, cy) = (x / 2, y / 2), U_M, V_M as the previous
-// frame left them, and the constants of ShadowRule:
-//   shadow = I < M  and  16 I >= L M  and  16 I <= H M              (darker, by a bounded ratio)
-//            and |U - U_M| <= T_c  and  |V - V_M| <= T_c              (chroma unchanged)
-//            and texture(x, y)                                      (ShadowRule::texture)
-//   shadow: fg = 0. M, V, C stay as the step wrote them, and F counts the pixel (relearning unchanged).
-// Then per chroma sample, where C == 0 at all of its pixels (2cx..2cx+1, 2cy..2cy+1, clipped):
-//   U_M += sign(U - U_M), V_M += sign(V - V_M).   Relearning frames leave U_M, V_M as they are.
+// Options::chroma (Adaptive, where ImageView::chroma is present; CPU backend only for now): per
+// chroma block (cx, cy) = (x / 2, y / 2) a background U_M, V_M and a deviation V_c, and per frame
+// the sums of its (U_M, U) and (V_M, V) pairs, as the luma's. The frame after a reset (or the first
+// with chroma): U_M = U, V_M = V, V_c = kChromaMinDeviation. A relearning frame: U_M = L_u'(U_M),
+// V_M = L_v'(V_M), fit_light of the previous frame's sums, V_c kept. Any other frame, in order:
+//   1. absorb:  U_M = U, V_M = V where a pixel of the block has C >= A (C as the previous frame left it)
+//   2. changed: K = max(|U - U_M|, |V - V_M|) >= V_c
+//   3. the luma step above: fg, C
+//   4. gap:     G = fg, or fg within kChromaReach pixels on both sides (x - r..x - 1 and x + 1..x + r
+//               in the row, or likewise in the column); fg |= K(block) and G   (colour joins parts)
+//   5. shadow:  for every pixel with fg = 1, with this frame's I and M (as the step wrote it) and the
+//               chroma model as step 1 left it:
+//               I < M  and  16 I >= kShadowRatioLow M  and  16 I <= kShadowRatioHigh M
+//               and |U - U_M| <= kShadowChroma  and  |V - V_M| <= kShadowChroma
+//               and over the (2 kShadowRadius + 1)^2 window clipped at the edges (n pixels,
+//               SI = sum I, SM = sum M): sum |I(p) SM - M(p) SI| <= kShadowTexture n SM
+//               then fg = 0 (M, V, C and F stay as the step wrote them)
+//   6. learn, per block: u = no pixel has C != 0, and (no pixel has G = 1 or t % kForegroundUpdatePeriod == 0)
+//               if u: U_M += sign(U - U_M), V_M += sign(V - V_M)
+//               D_c = max(|U - U_M|, |V - V_M|); if D_c != 0: V_c += sign(min(kChromaFactor D_c, 255) - V_c),
+//               V_c = max(V_c, kChromaMinDeviation)      (every block: colour that keeps moving stops counting)
 // Then, in every mode: opening (erode, then dilate) with a (2 open_radius + 1)^2 square, then
 // closing (dilate, then erode) with a (2 close_radius + 1)^2 square, then erosion with a
 // (2 shrink_radius + 1)^2 square. The square is clipped at the frame's edges: pixels outside the
@@ -95,18 +105,13 @@ CCL_FOREGROUND_HOST_DEVICE inline int apply_light(const LightFit& fit, int m) {
   return level < 0 ? 0 : level > 255 ? 255 : int(level);
 }
 
-// The constants of the shadow test (Options::shadow), all integers; the defaults are the measured
-// ones (BENCHMARKS.md). texture: 0 = none; 1 = the window's luma is proportional to its background:
-// over the (2 radius + 1)^2 window clipped at the edges (n pixels, SI = sum I, SM = sum M, 64-bit),
-// sum |I(p) SM - M(p) SI| <= tau n SM  (a mean residual of at most tau levels once M is scaled by
-// SI / SM); 2 = normalised cross-correlation over the window, with cov = n sum IM - SI SM,
-// var_I = n sum I^2 - SI^2, var_M likewise: var_M <= flat n^2 (a flat background) or (cov > 0 and
-// 256 cov^2 >= ncc16^2 var_I var_M).
-struct ShadowRule {
-  int ratio_low = 6, ratio_high = 15;  // L, H in 1/16: I / M within [L/16, H/16]
-  int chroma = 6;                      // T_c, levels
-  int texture = 1, radius = 1, tau = 4, ncc16 = 8, flat = 4;
-};
+// Options::chroma's constants, measured on the hard scenes and highway (BENCHMARKS.md).
+constexpr std::uint8_t kChromaMinDeviation = 7;  // V_c's floor: a block's colour must stray 7 levels
+constexpr int kChromaFactor = 3;                 // V_c follows 3 D_c
+constexpr int kChromaReach = 6;                  // the widest gap colour bridges, from each side
+constexpr int kShadowRatioLow = 6, kShadowRatioHigh = 15;  // a shadow keeps 6/16..15/16 of the light
+constexpr int kShadowChroma = 6;                 // and its colour within 6 levels
+constexpr int kShadowRadius = 1, kShadowTexture = 4;  // and its texture: a mean residual <= 4 levels, 3x3
 
 // Foreground::Adaptive as cudaccl's foreground=adaptive runs it, the one set measured on real
 // traffic (BENCHMARKS.md): factor 3, shrink 1, and opening 1 and closing 2 where the caller left

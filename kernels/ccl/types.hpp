@@ -13,7 +13,7 @@ namespace ccl {
 
 // The chroma of a 4:2:0 frame (NV12, I420): one U and one V sample per 2x2 luma block, (width+1)/2
 // x (height+1)/2 samples, U at u[y * stride + x * step], V likewise (NV12: step 2, v = u + 1).
-// Same memory kind as the luma. Only Options::shadow reads it.
+// Same memory kind as the luma. Only Options::chroma reads it.
 struct ChromaView {
   const std::uint8_t* u = nullptr;
   const std::uint8_t* v = nullptr;
@@ -28,7 +28,7 @@ struct ImageView {
   int width = 0;
   int height = 0;
   std::ptrdiff_t stride = 0;  // bytes between the starts of two rows, >= width
-  ChromaView chroma;          // none (GRAY8, or a caller that passes luma only): no shadow test
+  ChromaView chroma;          // none (GRAY8, or a caller that passes luma only): Options::chroma is inert
 };
 
 // Destination for a label map (0 = background, 1..N = label in the chosen order).
@@ -78,8 +78,8 @@ struct Options {
   int shrink_radius = 0;           // binary erosion after the closing (parts fused by it come apart), same square
   int absorb_frames = 100;         // Foreground::Adaptive: a pixel foreground this many frames in a row, 1..255,
                                    // joins the background (a stopped object's time reported, a ghost's life)
-  bool shadow = false;             // Foreground::Adaptive with chroma (ImageView::chroma): cast shadows are
-                                   // background (ccl/foreground.hpp); CPU backend only for now
+  bool chroma = false;             // Foreground::Adaptive reads ImageView::chroma too: colour joins an
+                                   // object's parts, cast shadows are background (ccl/foreground.hpp); CPU only
 };
 
 // Same layout as GstCclComponent in gst/ccl/gstcclmeta.h (checked there with static_assert).

@@ -4,7 +4,6 @@
 
 #include "adaptive_foreground.hpp"
 #include "foreground.hpp"
-#include "shadow_foreground.hpp"
 
 namespace ccl {
 namespace cpu {
@@ -24,31 +23,34 @@ void CpuBackgroundModel::update(const ImageView& image, const Options& options, 
   if (options.foreground == Foreground::Adaptive) {
     count_.resize(mean_.size());
     const AdaptivePlanes planes{mean_.data(), deviation_.data(), count_.data()};
-    const bool shadow = options.shadow && image.chroma.present();
-    const std::size_t chroma_size = std::size_t((width_ + 1) / 2) * ((height_ + 1) / 2);
-    if (shadow && (first || chroma_u_.size() != chroma_size)) {  // chroma appears: its model starts here
-      chroma_u_.resize(chroma_size);
-      chroma_v_.resize(chroma_size);
-      chroma_start(image, ChromaPlanes{chroma_u_.data(), chroma_v_.data()});
-    } else if (!shadow) {
-      chroma_u_.clear();
-      chroma_v_.clear();
-    }
+    const bool chroma = options.chroma && image.chroma.present();
+    const bool chroma_starts = chroma && (first || chroma_u_.empty());
+    if (chroma_starts) resize_chroma(mean_.size());
+    if (!chroma) resize_chroma(0);
+    const ChromaPlanes chroma_planes{chroma_u_.data(), chroma_v_.data(), chroma_deviation_.data()};
+    if (chroma_starts) chroma_light_ = chroma_start(image, chroma_planes);
     if (first) {
       light_ = adaptive_start(image, planes, mask);
     } else {
       relearn_ = next_relearn_frames(relearn_, foreground_, mean_.size());
+      const std::uint64_t blocks = chroma_u_.size();
       if (relearn_ > 0) {
         light_ = adaptive_relearn(image, fit_light(light_, mean_.size()), planes, mask);
+        if (chroma && !chroma_starts)
+          chroma_light_ = chroma_relearn(image, fit_light(chroma_light_.u, blocks), fit_light(chroma_light_.v, blocks),
+                                         chroma_planes);
         foreground_ = 0;
-      } else {
+      } else if (!chroma || chroma_starts) {
         light_ = adaptive_step(image, options.motion_factor, options.absorb_frames, frames_seen_, planes, mask,
                                foreground_);
-        if (shadow) {
-          const ChromaPlanes chroma{chroma_u_.data(), chroma_v_.data()};
-          suppress_shadows(image, ShadowRule{}, mean_.data(), chroma, mask);
-          chroma_step(image, count_.data(), chroma);
-        }
+      } else {
+        chroma_changes(image, count_.data(), options.absorb_frames, chroma_planes, changed_.data());
+        light_ = adaptive_step(image, options.motion_factor, options.absorb_frames, frames_seen_, planes, mask,
+                               foreground_);
+        chroma_fill(image, changed_.data(), between_.data(), scratch_.data(), mask);
+        suppress_shadows(image, mean_.data(), chroma_planes, mask);
+        chroma_light_ = chroma_step(image, count_.data(), between_.data(),
+                                    frames_seen_ % kForegroundUpdatePeriod == 0, chroma_planes);
       }
     }
   } else if (first) {
@@ -57,6 +59,14 @@ void CpuBackgroundModel::update(const ImageView& image, const Options& options, 
     sigma_delta_step(image, options.motion_factor, mean_.data(), deviation_.data(), mask);
   }
   ++frames_seen_;
+}
+
+// The chroma planes for a frame of `pixels` luma pixels, or none (0).
+void CpuBackgroundModel::resize_chroma(std::size_t pixels) {
+  const std::size_t blocks = pixels ? std::size_t((width_ + 1) / 2) * ((height_ + 1) / 2) : 0;
+  for (auto* plane : {&chroma_u_, &chroma_v_, &chroma_deviation_, &changed_}) plane->resize(blocks);
+  between_.resize(pixels);
+  scratch_.resize(pixels);
 }
 
 }  // namespace cpu

@@ -7,6 +7,7 @@
 
 #include "ccl/foreground.hpp"
 #include "ccl/types.hpp"
+#include "chroma_foreground.hpp"
 
 namespace ccl::cpu {
 
@@ -22,8 +23,12 @@ class CpuBackgroundModel final : public BackgroundModel {
   void update(const ImageView& image, const Options& options, std::uint8_t* mask);
 
  private:
+  void resize_chroma(std::size_t pixels);
   std::vector<std::uint8_t> mean_, deviation_, count_;  // M, V and C
-  std::vector<std::uint8_t> chroma_u_, chroma_v_;      // Options::shadow: U_M, V_M (empty: no chroma seen)
+  // Options::chroma: U_M, V_M, V_c and this frame's changed blocks, per 2x2 block (empty: no chroma
+  // seen); the gap map and a scratch plane per pixel.
+  std::vector<std::uint8_t> chroma_u_, chroma_v_, chroma_deviation_, changed_, between_, scratch_;
+  ChromaSums chroma_light_;  // the last frame's chroma sums
   int width_ = 0, height_ = 0;
   std::uint64_t frames_seen_ = 0;
   Foreground mode_ = Foreground::Motion;  // a frame of the other model's mode resets

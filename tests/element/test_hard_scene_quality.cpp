@@ -62,10 +62,10 @@ TEST(HardSceneScore, FindsLightChangesAndGhostLifetimes) {
 const char* const kRecommended = "cudaccl foreground=adaptive min-area=50";
 // The last: the shadow test prototype (kernels/cpu/shadow_foreground.cpp, CPU backend only; the
 // scenes are NV12).
-const char* const kShadowLine = "cudaccl backend=cpu foreground=adaptive shadow=true min-area=50";
+const char* const kChromaLine = "cudaccl foreground=adaptive chroma=true min-area=50";
 const char* const kLines[] = {"cudaccl foreground=motion min-area=50",
                               "cudaccl foreground=motion motion-factor=2 open=1 close=3 min-area=50", kRecommended,
-                              kShadowLine};
+                              kChromaLine};
 bool recommended(const char* line) { return std::string(line) == kRecommended; }
 
 void report(const hard::SceneScore& s) { std::printf("hard scene: %s\n", hard::summary(s).c_str()); }
@@ -135,7 +135,7 @@ TEST(HardSceneQuality, Shadows) {
     EXPECT_EQ(s.frames, 300);
     report(s);
     if (recommended(line)) expect_no_worse_than_readme(s, 0, 17);
-    if (std::string(line) == kShadowLine) EXPECT_EQ(s.frames_with_shadow_component, 0) << hard::summary(s);
+    if (std::string(line) == kChromaLine) EXPECT_EQ(s.frames_with_shadow_component, 0) << hard::summary(s);
   }
 }
 

@@ -1,6 +1,8 @@
-// Options::shadow on the CPU backend (ccl/foreground.hpp): hand-made frames whose foreground is
+// Options::chroma on the CPU backend (ccl/foreground.hpp): hand-made frames whose foreground is
 // known without the code under test. A region darkened to half, chroma and texture kept, is a
-// shadow; a changed chroma, another texture or no chroma at all (GRAY8) keep it foreground.
+// shadow; a changed chroma, another texture or no chroma at all (GRAY8) keep it foreground. An
+// object's stripe with the ground's luma but its own colour joins its parts when at most
+// kChromaReach wide; colour alone, far from luma foreground, is no object.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -39,7 +41,7 @@ std::vector<std::uint8_t> mask_after(const Frame& first, const Frame& second, bo
   auto analyzer = ccl::make_cpu_analyzer();
   ccl::Options o;
   o.foreground = ccl::Foreground::Adaptive;
-  o.shadow = shadow;
+  o.chroma = shadow;
   std::vector<std::uint8_t> out(kW * kH);
   ccl::MaskView mask{out.data(), kW};
   ccl::Result r;
@@ -121,6 +123,65 @@ TEST(ShadowForeground, WithoutChromaOrOffTheMaskIsUnchanged) {
   EXPECT_EQ(count_inside(plain), kArea);
   EXPECT_EQ(mask_after(ground(), shadowed(), true, false), plain);  // GRAY8: no chroma, no test
   EXPECT_EQ(mask_after(ground(), shadowed(), false, true), plain);  // off: chroma is not read
+}
+
+// The components of a 0/1 mask, 8-connected, by flood fill (independent of the labellers).
+int components(const std::vector<std::uint8_t>& m) {
+  std::vector<int> seen(m.size(), 0);
+  int n = 0;
+  for (int start = 0; start < kW * kH; ++start) {
+    if (m[start] != ccl::kMaskForeground || seen[start]) continue;
+    ++n;
+    std::vector<int> stack{start};
+    seen[start] = 1;
+    while (!stack.empty()) {
+      const int p = stack.back();
+      stack.pop_back();
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int x = p % kW + dx, y = p / kW + dy;
+          if (x < 0 || y < 0 || x >= kW || y >= kH) continue;
+          const int q = y * kW + x;
+          if (m[q] == ccl::kMaskForeground && !seen[q]) seen[q] = 1, stack.push_back(q);
+        }
+    }
+  }
+  return n;
+}
+
+// An object over x 2..29, y 6..15 in its own colour (U + 30), its luma the ground's + 40 except a
+// vertical stripe of `stripe` columns from x = 12 that keeps the ground's luma (camouflaged).
+Frame striped_object(int stripe) {
+  Frame f = ground();
+  for (int y = kY0; y < kY1; ++y)
+    for (int x = 2; x < 30; ++x)
+      if (x < 12 || x >= 12 + stripe) f.y[y * kW + x] = std::uint8_t(f.y[y * kW + x] + 40);
+  for (int cy = kY0 / 2; cy < kY1 / 2; ++cy)
+    for (int cx = 1; cx < 15; ++cx) f.u[cy * kCw + cx] = 140;
+  return f;
+}
+
+TEST(ChromaForeground, ColourJoinsAStripeUpToTheReach) {
+  static_assert(ccl::kChromaReach == 6, "the stripes below are sized for a reach of 6");
+  const std::vector<std::uint8_t> luma_only = mask_after(ground(), striped_object(6), false, true);
+  EXPECT_EQ(components(luma_only), 2);
+  const std::vector<std::uint8_t> joined = mask_after(ground(), striped_object(6), true, true);
+  EXPECT_EQ(components(joined), 1);
+  for (int y = kY0; y < kY1; ++y)
+    for (int x = 2; x < 30; ++x) EXPECT_EQ(joined[y * kW + x], ccl::kMaskForeground) << x << "," << y;
+  EXPECT_EQ(count_outside(joined) - count_outside(luma_only), 0) << "colour adds nothing beyond the object";
+}
+
+TEST(ChromaForeground, AWiderStripeStaysApart) {
+  // 14 columns: each is more than 6 from one of the object's sides, so none is bridged.
+  EXPECT_EQ(components(mask_after(ground(), striped_object(14), true, true)), 2);
+}
+
+TEST(ChromaForeground, ColourAloneIsNoObject) {
+  Frame f = ground();
+  for (int cy = kY0 / 2; cy < kY1 / 2; ++cy)
+    for (int cx = kX0 / 2; cx < kX1 / 2; ++cx) f.u[cy * kCw + cx] = 160, f.v[cy * kCw + cx] = 90;
+  EXPECT_EQ(components(mask_after(ground(), f, true, true)), 0);
 }
 
 }  // namespace

@@ -1,0 +1,147 @@
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <vector>
+
+#include "chroma_foreground.hpp"
+
+namespace ccl::cpu {
+namespace {
+
+int chroma_width(const ImageView& image) { return (image.width + 1) / 2; }
+int chroma_height(const ImageView& image) { return (image.height + 1) / 2; }
+
+int sample(const std::uint8_t* plane, const ChromaView& c, int cx, int cy) {
+  return plane[std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step];
+}
+
+void add_pair(LightSums& s, int in, int mean) {
+  s.m += unsigned(mean), s.i += unsigned(in), s.mm += unsigned(mean * mean), s.mi += unsigned(mean * in);
+}
+
+// Calls f(pixel index) for each pixel of block (cx, cy), clipped at the frame's edges.
+template <typename F>
+void for_block_pixels(const ImageView& image, int cx, int cy, F f) {
+  for (int y = 2 * cy; y < std::min(image.height, 2 * cy + 2); ++y)
+    for (int x = 2 * cx; x < std::min(image.width, 2 * cx + 2); ++x) f(std::size_t(y) * image.width + x);
+}
+
+}  // namespace
+
+ChromaSums chroma_start(const ImageView& image, const ChromaPlanes& planes) {
+  const ChromaView& c = image.chroma;
+  const int cw = chroma_width(image);
+  ChromaSums sums;
+  for (int cy = 0; cy < chroma_height(image); ++cy)
+    for (int cx = 0; cx < cw; ++cx) {
+      const std::size_t at = std::size_t(cy) * cw + cx;
+      const int u = sample(c.u, c, cx, cy), v = sample(c.v, c, cx, cy);
+      planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v), planes.deviation[at] = kChromaMinDeviation;
+      add_pair(sums.u, u, u), add_pair(sums.v, v, v);
+    }
+  return sums;
+}
+
+ChromaSums chroma_relearn(const ImageView& image, const LightFit& fit_u, const LightFit& fit_v,
+                          const ChromaPlanes& planes) {
+  const ChromaView& c = image.chroma;
+  const int cw = chroma_width(image);
+  ChromaSums sums;
+  for (int cy = 0; cy < chroma_height(image); ++cy)
+    for (int cx = 0; cx < cw; ++cx) {
+      const std::size_t at = std::size_t(cy) * cw + cx;
+      planes.u[at] = std::uint8_t(apply_light(fit_u, planes.u[at]));
+      planes.v[at] = std::uint8_t(apply_light(fit_v, planes.v[at]));
+      add_pair(sums.u, sample(c.u, c, cx, cy), planes.u[at]), add_pair(sums.v, sample(c.v, c, cx, cy), planes.v[at]);
+    }
+  return sums;
+}
+
+void chroma_changes(const ImageView& image, const std::uint8_t* count, int absorb_frames,
+                    const ChromaPlanes& planes, std::uint8_t* blocks) {
+  const ChromaView& c = image.chroma;
+  const int cw = chroma_width(image);
+  for (int cy = 0; cy < chroma_height(image); ++cy)
+    for (int cx = 0; cx < cw; ++cx) {
+      const std::size_t at = std::size_t(cy) * cw + cx;
+      const int u = sample(c.u, c, cx, cy), v = sample(c.v, c, cx, cy);
+      bool absorbed = false;
+      for_block_pixels(image, cx, cy, [&](std::size_t p) { absorbed |= count[p] >= absorb_frames; });
+      if (absorbed) planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v);
+      const int d = std::max(std::abs(u - planes.u[at]), std::abs(v - planes.v[at]));
+      blocks[at] = std::uint8_t(d >= planes.deviation[at]);
+    }
+}
+
+// Two sweeps a row find luma foreground within the reach on the left and on the right; two a column,
+// above and below. Distances are taken to the nearest such pixel, so each sweep is one pass.
+void chroma_fill(const ImageView& image, const std::uint8_t* blocks, std::uint8_t* between,
+                 std::uint8_t* scratch, std::uint8_t* mask) {
+  const int w = image.width, h = image.height, cw = chroma_width(image), r = kChromaReach;
+  constexpr int kFar = std::numeric_limits<int>::max() / 2;
+  for (int y = 0; y < h; ++y) {
+    const std::uint8_t* l = mask + std::size_t(y) * w;
+    std::uint8_t* b = between + std::size_t(y) * w;
+    for (int x = 0, last = -kFar; x < w; ++x) {
+      b[x] = std::uint8_t(x - last <= r);
+      if (l[x]) last = x;
+    }
+    for (int x = w - 1, next = kFar; x >= 0; --x) {
+      b[x] = std::uint8_t(l[x] | (b[x] & (next - x <= r)));
+      if (l[x]) next = x;
+    }
+  }
+  std::vector<int> edge(std::size_t(w), -kFar);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const std::size_t at = std::size_t(y) * w + x;
+      scratch[at] = std::uint8_t(y - edge[x] <= r);
+      if (mask[at]) edge[x] = y;
+    }
+  std::fill(edge.begin(), edge.end(), kFar);
+  for (int y = h - 1; y >= 0; --y)
+    for (int x = 0; x < w; ++x) {
+      const std::size_t at = std::size_t(y) * w + x;
+      between[at] = std::uint8_t(between[at] | (scratch[at] & (edge[x] - y <= r)));
+      if (mask[at]) edge[x] = y;
+    }
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const std::size_t at = std::size_t(y) * w + x;
+      mask[at] = std::uint8_t(mask[at] | (blocks[std::size_t(y / 2) * cw + x / 2] & between[at]));
+    }
+}
+
+// U_M, V_M learn where no pixel of the block is luma foreground (C != 0), and where one lies in a
+// gap only every kForegroundUpdatePeriod frames: an object's colour must not leak into its
+// background. V_c learns everywhere, so colour that keeps moving (leaves) stops counting.
+ChromaSums chroma_step(const ImageView& image, const std::uint8_t* count, const std::uint8_t* between,
+                       bool slow_turn, const ChromaPlanes& planes) {
+  const ChromaView& c = image.chroma;
+  const int cw = chroma_width(image);
+  ChromaSums sums;
+  for (int cy = 0; cy < chroma_height(image); ++cy)
+    for (int cx = 0; cx < cw; ++cx) {
+      const std::size_t at = std::size_t(cy) * cw + cx;
+      bool foreground = false, in_gap = false;
+      for_block_pixels(image, cx, cy, [&](std::size_t p) {
+        foreground |= count[p] != 0;
+        in_gap |= between[p] != 0;
+      });
+      std::uint8_t& mu = planes.u[at];
+      std::uint8_t& mv = planes.v[at];
+      const int u = sample(c.u, c, cx, cy), v = sample(c.v, c, cx, cy);
+      if (!foreground && (!in_gap || slow_turn)) {
+        mu = std::uint8_t(mu + (mu < u) - (mu > u));
+        mv = std::uint8_t(mv + (mv < v) - (mv > v));
+      }
+      const int d = std::max(std::abs(u - mu), std::abs(v - mv));
+      std::uint8_t& dev = planes.deviation[at];
+      const int target = std::min(kChromaFactor * d, 255);
+      if (d != 0) dev = std::uint8_t(std::max(int(kChromaMinDeviation), dev + (dev < target) - (dev > target)));
+      add_pair(sums.u, u, mu), add_pair(sums.v, v, mv);
+    }
+  return sums;
+}
+
+}  // namespace ccl::cpu
