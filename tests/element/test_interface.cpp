@@ -397,6 +397,38 @@ TEST(ElementBackend, CudaWithoutDeviceFailsToStart) {
   gst_object_unref(e);
 }
 
+// chroma=true has no CUDA stage yet: auto runs it on the CPU (on any machine), cuda is refused.
+TEST(ElementBackend, ChromaRunsOnTheCpuAndCudaIsRefused) {
+  elcheck::init();
+  GstElement* e = gst_element_factory_make("cudaccl", nullptr);
+  ASSERT_NE(e, nullptr);
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(e, bus);
+  g_object_set(e, "chroma", TRUE, nullptr);
+  ASSERT_EQ(gst_element_set_state(e, GST_STATE_PAUSED), GST_STATE_CHANGE_SUCCESS);
+  gchar* s = nullptr;
+  g_object_get(e, "active-backend", &s, nullptr);
+  EXPECT_STREQ(s, "cpu");
+  g_free(s);
+  ASSERT_EQ(gst_element_set_state(e, GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  g_object_set(e, "backend", 1 /* cuda */, nullptr);
+  EXPECT_EQ(gst_element_set_state(e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  ASSERT_NE(msg, nullptr) << "no error message posted";
+  GError* err = nullptr;
+  gchar* debug = nullptr;
+  gst_message_parse_error(msg, &err, &debug);
+  const std::string text = err->message;
+  EXPECT_NE(text.find("chroma=true"), std::string::npos) << text;
+  EXPECT_NE(text.find("backend=cpu"), std::string::npos) << "should say what to do instead: " << text;
+  g_error_free(err);
+  g_free(debug);
+  gst_message_unref(msg);
+  gst_element_set_state(e, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(e);
+}
+
 // The meta library on its own: copies deeply, rescales on a scale transform.
 TEST(CclMetaLibrary, SurvivesBufferCopy) {
   Harness h;
