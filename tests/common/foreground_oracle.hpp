@@ -124,6 +124,11 @@ class Adaptive {
     return fg;
   }
   void reset() { started_ = false; }
+  // After next(): the M and C it wrote, whether it relearnt, and t.
+  const std::vector<std::uint8_t>& mean() const { return m_; }
+  const std::vector<std::uint8_t>& count() const { return c_; }
+  bool relearnt() const { return relearn_ > 0; }
+  unsigned long long frame_index() const { return t_; }
 
  private:
   // Least squares of I on M in fixed point: Q8 means and moments, Q16 gain and offset.
