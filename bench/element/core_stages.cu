@@ -34,11 +34,11 @@ double in_flight_fps(const std::vector<const std::uint8_t*>& frames, int width, 
         analyzer.reserve(width, height);
         ccl::Result result;
         for (int lap = 0; lap < 2; ++lap)  // settles the guess and the graph of each frame, as above
-          for (const std::uint8_t* f : frames) analyzer.run({f, width, height, stride}, options, result);
+          for (const std::uint8_t* f : frames) analyzer.run({f, width, height, stride, {}}, options, result);
         ++ready;
         while (!go.load()) std::this_thread::yield();
         for (int i = k; i < iterations; i += in_flight)
-          analyzer.run({frames[std::size_t(i) % frames.size()], width, height, stride}, options, result);
+          analyzer.run({frames[std::size_t(i) % frames.size()], width, height, stride, {}}, options, result);
         ends[std::size_t(k)] = std::chrono::steady_clock::now();
       }
       cudaStreamDestroy(stream);
@@ -82,9 +82,9 @@ CoreTimes time_core(const std::vector<const std::uint8_t*>& frames, int width, i
       // guess of components gathered early, and with it the graph kept for each frame.
       for (int lap = 0; lap < 2; ++lap)
         for (std::size_t i = 0; i < frames.size(); ++i)
-          analyzer.run({frames[i], width, height, stride}, options, t.results[i]);
+          analyzer.run({frames[i], width, height, stride, {}}, options, t.results[i]);
       for (int i = 0; i < iterations; ++i) {
-        const ccl::ImageView view{frames[i % frames.size()], width, height, stride};
+        const ccl::ImageView view{frames[i % frames.size()], width, height, stride, {}};
         const auto start = std::chrono::steady_clock::now();
         analyzer.submit(view, options);
         const auto queued = std::chrono::steady_clock::now();
@@ -97,7 +97,7 @@ CoreTimes time_core(const std::vector<const std::uint8_t*>& frames, int width, i
     ccl::Profiling::use_dependent_launches(true);
     profiling.time_stages(true);
     for (int i = 0; i < iterations; ++i) {
-      analyzer.run({frames[i % frames.size()], width, height, stride}, options, result);
+      analyzer.run({frames[i % frames.size()], width, height, stride, {}}, options, result);
       const auto stages = profiling.stage_times();
       if (t.stage_ms.empty())
         for (const auto& s : stages) t.stage_ms.emplace_back(s.first, std::vector<double>());

@@ -91,7 +91,7 @@ struct Timing {
 
 Timing time_frame(ccl::CudaAnalyzer& analyzer, ccl::Profiling& profiling, const std::uint8_t* d_image, int n,
                   const ccl::Options& o, int runs) {
-  const ccl::ImageView view{d_image, n, n, n};
+  const ccl::ImageView view{d_image, n, n, n, {}};
   ccl::Result result;
   Timing t;
   for (int i = 0; i < 3; ++i) analyzer.run(view, o, result);  // warm-up

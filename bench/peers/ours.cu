@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
     analyzer.reserve(n, n);
     std::uint8_t* d_image = nullptr;
     check(cudaMalloc(&d_image, std::size_t(n) * n), "cudaMalloc");
-    const ccl::ImageView view{d_image, n, n, n};
+    const ccl::ImageView view{d_image, n, n, n, {}};
 
     if (args.variants) {  // every algorithm and analysis the API names; the pipeline says which exist
       check(cudaMemcpy(d_image, images[0].pixels.data(), images[0].pixels.size(), cudaMemcpyHostToDevice), "cudaMemcpy");

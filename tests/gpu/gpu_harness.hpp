@@ -121,7 +121,7 @@ struct Harness {
                       Upload upload = Upload::Device) {
     ccl::Result r;
     if (upload == Upload::Host) {
-      gpu.run_host({f.pixels.data(), f.width, f.height, f.stride}, o, r);
+      gpu.run_host({f.pixels.data(), f.width, f.height, f.stride, {}}, o, r);
       return r;
     }
     auto* d = static_cast<std::uint8_t*>(image.get(f.pixels.size()));
@@ -130,14 +130,14 @@ struct Harness {
     // From pageable memory cudaMemcpy may return before the copy lands; our stream does not wait for it.
     EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
     if (!label_map) {
-      gpu.run({d, f.width, f.height, f.stride}, o, r);
+      gpu.run({d, f.width, f.height, f.stride, {}}, o, r);
       return r;
     }
     const std::ptrdiff_t stride = f.width + 3;  // a padded label map checks its stride is honoured
     auto* l = static_cast<std::uint32_t*>(labels.get(std::size_t(stride) * f.height * 4));
     EXPECT_NE(l, nullptr);
     const ccl::LabelView view{l, stride};
-    gpu.run({d, f.width, f.height, f.stride}, o, r, &view);
+    gpu.run({d, f.width, f.height, f.stride, {}}, o, r, &view);
     label_map->resize(std::size_t(f.width) * f.height);
     EXPECT_EQ(cudaMemcpy2D(label_map->data(), f.width * 4, l, stride * 4, f.width * 4, f.height, cudaMemcpyDeviceToHost),
               cudaSuccess);
@@ -146,7 +146,7 @@ struct Harness {
 
   ccl::Result run_cpu(const frames::Frame& f, const ccl::Options& o) {
     ccl::Result r;
-    cpu->run({f.pixels.data(), f.width, f.height, f.stride}, o, r);
+    cpu->run({f.pixels.data(), f.width, f.height, f.stride, {}}, o, r);
     return r;
   }
 

@@ -57,11 +57,11 @@ TEST(Api, ArgumentErrors) {
   other_analysis.analysis = static_cast<ccl::Analysis>(99);  // every named analysis is implemented
   EXPECT_EQ(kind_of([&] { run(other_analysis); }), ccl::Error::Kind::InvalidArgument);
   ccl::Result r;
-  EXPECT_EQ(kind_of([&] { harness().gpu.run({nullptr, 4, 4, 4}, {}, r); }), ccl::Error::Kind::InvalidArgument);
-  EXPECT_EQ(kind_of([&] { harness().gpu.run_host({f.pixels.data(), f.width, f.height, f.width - 1}, {}, r); }),
+  EXPECT_EQ(kind_of([&] { harness().gpu.run({nullptr, 4, 4, 4, {}}, {}, r); }), ccl::Error::Kind::InvalidArgument);
+  EXPECT_EQ(kind_of([&] { harness().gpu.run_host({f.pixels.data(), f.width, f.height, f.width - 1, {}}, {}, r); }),
             ccl::Error::Kind::InvalidArgument);
   const ccl::LabelView narrow{reinterpret_cast<std::uint32_t*>(16), 3};
-  EXPECT_EQ(kind_of([&] { harness().gpu.run({f.pixels.data(), f.width, f.height, f.stride}, {}, r, &narrow); }),
+  EXPECT_EQ(kind_of([&] { harness().gpu.run({f.pixels.data(), f.width, f.height, f.stride, {}}, {}, r, &narrow); }),
             ccl::Error::Kind::InvalidArgument);
   harness().expect_agree(f, {}, true);  // still usable after the errors
 }
@@ -71,13 +71,13 @@ TEST(Api, ReserveGrowRelease) {
   gpu.reserve(8, 8);
   const frames::Frame big = frames::random(300, 200, 55, 2, 8, 2);
   ccl::Result r;
-  gpu.run_host({big.pixels.data(), big.width, big.height, big.stride}, {}, r);  // grows past the reservation
+  gpu.run_host({big.pixels.data(), big.width, big.height, big.stride, {}}, {}, r);  // grows past the reservation
   EXPECT_EQ(compare::diff(r, oracle::flood_fill(big, {}).result), "");
   const frames::Frame tall = frames::random(1, 5000, 55, 1, 9);
-  gpu.run_host({tall.pixels.data(), tall.width, tall.height, tall.stride}, {}, r);  // fewer pixels, more rows
+  gpu.run_host({tall.pixels.data(), tall.width, tall.height, tall.stride, {}}, {}, r);  // fewer pixels, more rows
   EXPECT_EQ(compare::diff(r, oracle::flood_fill(tall, {}).result), "");
   gpu.release();
-  gpu.run_host({big.pixels.data(), big.width, big.height, big.stride}, {}, r);
+  gpu.run_host({big.pixels.data(), big.width, big.height, big.stride, {}}, {}, r);
   EXPECT_EQ(compare::diff(r, oracle::flood_fill(big, {}).result), "");
 }
 
@@ -93,7 +93,7 @@ TEST(Api, OutOfMemoryNamesTheFrame) {
   }
   const frames::Frame f = frames::random(50, 50, 50, 1, 3);
   ccl::Result r;
-  gpu.run_host({f.pixels.data(), f.width, f.height, f.stride}, {}, r);  // recovers after the failure
+  gpu.run_host({f.pixels.data(), f.width, f.height, f.stride, {}}, {}, r);  // recovers after the failure
   EXPECT_EQ(compare::diff(r, oracle::flood_fill(f, {}).result), "");
 }
 
@@ -118,7 +118,7 @@ const ccl::Options kFlslOtf = variant(ccl::Algorithm::OptimizedUF, ccl::Analysis
 // run_host() on `gpu` gives the CPU backend's result.
 void expect_cpu_result(ccl::CudaAnalyzer& gpu, const frames::Frame& f, const ccl::Options& o) {
   ccl::Result r;
-  gpu.run_host({f.pixels.data(), f.width, f.height, f.stride}, o, r);
+  gpu.run_host({f.pixels.data(), f.width, f.height, f.stride, {}}, o, r);
   EXPECT_EQ(compare::diff(r, harness().run_cpu(f, o)), "")
       << f.name << " algorithm=" << ccl::to_string(o.algorithm) << " analysis=" << ccl::to_string(o.analysis)
       << " conn=" << o.connectivity;

@@ -130,7 +130,7 @@ std::size_t expect_sequence_agrees(const std::vector<Frame>& seq, const ccl::Opt
     const bool with_map = upload == gpu_test::Upload::Device;
     const ccl::Result got = harness().run_gpu(f, o, with_map ? &map : nullptr, upload);
     ccl::Result cpu_result;
-    cpu->run({f.pixels.data(), f.width, f.height, f.stride}, o, cpu_result);
+    cpu->run({f.pixels.data(), f.width, f.height, f.stride, {}}, o, cpu_result);
     const oracle::Output want = oracle_frame(model, f, o);
     EXPECT_EQ(compare::diff(got, want.result), "") << "GPU vs oracle: " << what;
     EXPECT_EQ(compare::diff(got, cpu_result), "") << "GPU vs CPU: " << what;
@@ -286,7 +286,7 @@ TEST(Foreground, TwoStreamsShareOneModel) {
             cudaMemcpyAsync(d, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice, streams[k].get()),
             "cudaMemcpyAsync (frame)");
         const ccl::LabelView view{l, w};
-        analyzers[k]->submit({d, f.width, f.height, f.stride}, o, &view);
+        analyzers[k]->submit({d, f.width, f.height, f.stride, {}}, o, &view);
       };
       auto collect = [&](std::size_t i) {
         const int k = int(i % 2);
@@ -378,7 +378,7 @@ TEST(Foreground, AdaptiveFullHdAgreesWithTheCpu) {
     const Frame f = sequence_frame(t < n / 2 ? Kind::Relit : Kind::AllChanging, 1920, 1080, 0, t, 4242);
     const ccl::Result got = harness().run_gpu(f, o, nullptr);
     ccl::Result want;
-    cpu->run({f.pixels.data(), f.width, f.height, f.stride}, o, want);
+    cpu->run({f.pixels.data(), f.width, f.height, f.stride, {}}, o, want);
     EXPECT_EQ(compare::diff(got, want), "") << f.name << describe(o);
     with_components += !want.components.empty();
     ++gpu_test::frames_checked;
@@ -472,7 +472,7 @@ TEST(Foreground, ReservedFramesAllocateNothing) {
     gpu_test::cuda_ok(cudaMemcpy(d, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
     gpu_test::cuda_ok(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize");
     ccl::Result r;
-    a.run({d, f.width, f.height, f.stride}, o, r);
+    a.run({d, f.width, f.height, f.stride, {}}, o, r);
     EXPECT_EQ(compare::diff(r, oracle_frame(model, f, o).result), "") << f.name << describe(o);
     EXPECT_EQ(a.device_bytes(), reserved) << f.name;
     ++gpu_test::frames_checked;

@@ -23,7 +23,7 @@ class DeviceFrames {
     auto* p = static_cast<std::uint8_t*>(base_);
     for (const frames::Frame& f : fs) {
       cuda_ok(cudaMemcpy(p, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
-      views_.push_back({p, f.width, f.height, f.stride});
+      views_.push_back({p, f.width, f.height, f.stride, {}});
       p += (f.pixels.size() + 255) / 256 * 256;
     }
     cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -76,7 +76,7 @@ TEST(Graphs, ReplayReadsTheBuffersNewContents) {
     cuda_ok(cudaMemcpy(d, f.pixels.data(), f.pixels.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
     cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     ccl::Result got;
-    gpu.run({d, f.width, f.height, f.stride}, o, got);
+    gpu.run({d, f.width, f.height, f.stride, {}}, o, got);
     EXPECT_EQ(compare::diff(got, gpu_test::harness().run_cpu(f, o)), "") << f.name << " at frame " << i;
     ++gpu_test::frames_checked;
   }

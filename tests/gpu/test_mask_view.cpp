@@ -55,7 +55,7 @@ Shown cpu_shown(ccl::Analyzer& a, const Frame& f, const ccl::Options& o) {
   std::vector<std::uint8_t> dest(std::size_t(stride) * f.height, kUntouched);
   const ccl::MaskView view{dest.data(), stride};
   Shown s;
-  a.run({f.pixels.data(), f.width, f.height, f.stride}, o, s.result, nullptr, &view);
+  a.run({f.pixels.data(), f.width, f.height, f.stride, {}}, o, s.result, nullptr, &view);
   s.mask = unpad(dest, f.width, f.height, stride, &s.padding_kept);
   return s;
 }
@@ -70,7 +70,7 @@ struct GpuSide {
     if (where == Where::Host) {
       Frame plane = f;  // the frame's own host plane, padding kept
       const ccl::MaskView view{plane.pixels.data(), plane.stride};
-      gpu.submit_host({plane.pixels.data(), f.width, f.height, f.stride}, o, &view);
+      gpu.submit_host({plane.pixels.data(), f.width, f.height, f.stride, {}}, o, &view);
       gpu.collect(s.result);
       for (int y = 0; y < f.height; ++y) {
         for (int x = 0; x < f.width; ++x) s.mask.push_back(plane.at(x, y));
@@ -90,7 +90,7 @@ struct GpuSide {
       gpu_test::cuda_ok(cudaMemset(m, kUntouched, std::size_t(stride) * f.height), "cudaMemset");
     }
     const ccl::MaskView view{m, stride};
-    gpu.run({d, f.width, f.height, f.stride}, o, s.result, nullptr, &view);
+    gpu.run({d, f.width, f.height, f.stride, {}}, o, s.result, nullptr, &view);
     std::vector<std::uint8_t> host(std::size_t(stride) * f.height);
     gpu_test::cuda_ok(cudaMemcpy(host.data(), m, host.size(), cudaMemcpyDeviceToHost), "cudaMemcpy (mask)");
     if (where == Where::Apart) {

@@ -42,7 +42,7 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
     source = MaskSource{MaskSourceKind::MaskPlane, out, pitch, image.width, image.height, 0, 0, SigmaDeltaPlanes{}};
     ++pass;
   } while (next < 3);
-  return ImageView{out, image.width, image.height, pitch};
+  return ImageView{out, image.width, image.height, pitch, {}};
 }
 
 }  // namespace ccl::cuda

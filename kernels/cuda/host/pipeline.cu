@@ -376,7 +376,7 @@ void FramePipeline::submit_host(const ImageView& image, const Options& options, 
         "cudaMemcpy2DAsync (frame upload)");
   // The mask overwrites the upload copy once the frame was read from it; collect() downloads it.
   const MaskView uploaded{upload_, image.width};
-  submit(ImageView{upload_, image.width, image.height, image.width}, options, nullptr, mask ? &uploaded : nullptr);
+  submit(ImageView{upload_, image.width, image.height, image.width, {}}, options, nullptr, mask ? &uploaded : nullptr);
   if (mask) frame_.host_mask = *mask;
 }
 
