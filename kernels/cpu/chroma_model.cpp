@@ -26,51 +26,47 @@ void for_block_pixels(const ImageView& image, int cx, int cy, F f) {
     for (int x = 2 * cx; x < std::min(image.width, 2 * cx + 2); ++x) f(std::size_t(y) * image.width + x);
 }
 
+// Calls f(cx, cy, at, u, v) for each block: its position, its index in the model, its U and V.
+template <typename F>
+void for_each_block(const ImageView& image, F f) {
+  const ChromaView& c = image.chroma;
+  const int cw = chroma_width(image);
+  for (int cy = 0; cy < chroma_height(image); ++cy)
+    for (int cx = 0; cx < cw; ++cx)
+      f(cx, cy, std::size_t(cy) * cw + cx, sample(c.u, c, cx, cy), sample(c.v, c, cx, cy));
+}
+
 }  // namespace
 
 ChromaSums chroma_start(const ImageView& image, const ChromaPlanes& planes) {
-  const ChromaView& c = image.chroma;
-  const int cw = chroma_width(image);
   ChromaSums sums;
-  for (int cy = 0; cy < chroma_height(image); ++cy)
-    for (int cx = 0; cx < cw; ++cx) {
-      const std::size_t at = std::size_t(cy) * cw + cx;
-      const int u = sample(c.u, c, cx, cy), v = sample(c.v, c, cx, cy);
-      planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v), planes.deviation[at] = kChromaMinDeviation;
-      add_pair(sums.u, u, u), add_pair(sums.v, v, v);
-    }
+  for_each_block(image, [&](int, int, std::size_t at, int u, int v) {
+    planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v), planes.deviation[at] = kChromaMinDeviation;
+    add_pair(sums.u, u, u), add_pair(sums.v, v, v);
+  });
   return sums;
 }
 
 ChromaSums chroma_relearn(const ImageView& image, const LightFit& fit_u, const LightFit& fit_v,
                           const ChromaPlanes& planes) {
-  const ChromaView& c = image.chroma;
-  const int cw = chroma_width(image);
   ChromaSums sums;
-  for (int cy = 0; cy < chroma_height(image); ++cy)
-    for (int cx = 0; cx < cw; ++cx) {
-      const std::size_t at = std::size_t(cy) * cw + cx;
-      planes.u[at] = std::uint8_t(apply_light(fit_u, planes.u[at]));
-      planes.v[at] = std::uint8_t(apply_light(fit_v, planes.v[at]));
-      add_pair(sums.u, sample(c.u, c, cx, cy), planes.u[at]), add_pair(sums.v, sample(c.v, c, cx, cy), planes.v[at]);
-    }
+  for_each_block(image, [&](int, int, std::size_t at, int u, int v) {
+    planes.u[at] = std::uint8_t(apply_light(fit_u, planes.u[at]));
+    planes.v[at] = std::uint8_t(apply_light(fit_v, planes.v[at]));
+    add_pair(sums.u, u, planes.u[at]), add_pair(sums.v, v, planes.v[at]);
+  });
   return sums;
 }
 
 void chroma_changes(const ImageView& image, const std::uint8_t* count, int absorb_frames,
                     const ChromaPlanes& planes, std::uint8_t* blocks) {
-  const ChromaView& c = image.chroma;
-  const int cw = chroma_width(image);
-  for (int cy = 0; cy < chroma_height(image); ++cy)
-    for (int cx = 0; cx < cw; ++cx) {
-      const std::size_t at = std::size_t(cy) * cw + cx;
-      const int u = sample(c.u, c, cx, cy), v = sample(c.v, c, cx, cy);
-      bool absorbed = false;
-      for_block_pixels(image, cx, cy, [&](std::size_t p) { absorbed |= count[p] >= absorb_frames; });
-      if (absorbed) planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v);
-      const int d = std::max(std::abs(u - planes.u[at]), std::abs(v - planes.v[at]));
-      blocks[at] = std::uint8_t(d >= planes.deviation[at]);
-    }
+  for_each_block(image, [&](int cx, int cy, std::size_t at, int u, int v) {
+    bool absorbed = false;
+    for_block_pixels(image, cx, cy, [&](std::size_t p) { absorbed |= count[p] >= absorb_frames; });
+    if (absorbed) planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v);
+    const int d = std::max(std::abs(u - planes.u[at]), std::abs(v - planes.v[at]));
+    blocks[at] = std::uint8_t(d >= planes.deviation[at]);
+  });
 }
 
 // Two sweeps a row find luma foreground within the reach on the left and on the right; two a column,
@@ -117,30 +113,25 @@ void chroma_fill(const ImageView& image, const std::uint8_t* blocks, std::uint8_
 // background. V_c learns everywhere, so colour that keeps moving (leaves) stops counting.
 ChromaSums chroma_step(const ImageView& image, const std::uint8_t* count, const std::uint8_t* between,
                        bool slow_turn, const ChromaPlanes& planes) {
-  const ChromaView& c = image.chroma;
-  const int cw = chroma_width(image);
   ChromaSums sums;
-  for (int cy = 0; cy < chroma_height(image); ++cy)
-    for (int cx = 0; cx < cw; ++cx) {
-      const std::size_t at = std::size_t(cy) * cw + cx;
-      bool foreground = false, in_gap = false;
-      for_block_pixels(image, cx, cy, [&](std::size_t p) {
-        foreground |= count[p] != 0;
-        in_gap |= between[p] != 0;
-      });
-      std::uint8_t& mu = planes.u[at];
-      std::uint8_t& mv = planes.v[at];
-      const int u = sample(c.u, c, cx, cy), v = sample(c.v, c, cx, cy);
-      if (!foreground && (!in_gap || slow_turn)) {
-        mu = std::uint8_t(mu + (mu < u) - (mu > u));
-        mv = std::uint8_t(mv + (mv < v) - (mv > v));
-      }
-      const int d = std::max(std::abs(u - mu), std::abs(v - mv));
-      std::uint8_t& dev = planes.deviation[at];
-      const int target = std::min(kChromaFactor * d, 255);
-      if (d != 0) dev = std::uint8_t(std::max(int(kChromaMinDeviation), dev + (dev < target) - (dev > target)));
-      add_pair(sums.u, u, mu), add_pair(sums.v, v, mv);
+  for_each_block(image, [&](int cx, int cy, std::size_t at, int u, int v) {
+    bool foreground = false, in_gap = false;
+    for_block_pixels(image, cx, cy, [&](std::size_t p) {
+      foreground |= count[p] != 0;
+      in_gap |= between[p] != 0;
+    });
+    std::uint8_t& mu = planes.u[at];
+    std::uint8_t& mv = planes.v[at];
+    if (!foreground && (!in_gap || slow_turn)) {
+      mu = std::uint8_t(mu + (mu < u) - (mu > u));
+      mv = std::uint8_t(mv + (mv < v) - (mv > v));
     }
+    const int d = std::max(std::abs(u - mu), std::abs(v - mv));
+    std::uint8_t& dev = planes.deviation[at];
+    const int target = std::min(kChromaFactor * d, 255);
+    if (d != 0) dev = std::uint8_t(std::max(int(kChromaMinDeviation), dev + (dev < target) - (dev > target)));
+    add_pair(sums.u, u, mu), add_pair(sums.v, v, mv);
+  });
   return sums;
 }
 

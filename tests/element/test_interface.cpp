@@ -363,6 +363,23 @@ TEST(ElementBackend, AutoStartsOnSomeBackend) {
   gst_object_unref(e);
 }
 
+// Starting `e` fails with a RESOURCE/SETTINGS error on `bus`: its message ("" when none came).
+std::string start_error(GstElement* e, GstBus* bus) {
+  EXPECT_EQ(gst_element_set_state(e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  EXPECT_NE(msg, nullptr) << "no error message posted";
+  if (!msg) return "";
+  GError* err = nullptr;
+  gchar* debug = nullptr;
+  gst_message_parse_error(msg, &err, &debug);
+  EXPECT_TRUE(g_error_matches(err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS)) << err->message;
+  const std::string text = err->message;
+  g_error_free(err);
+  g_free(debug);
+  gst_message_unref(msg);
+  return text;
+}
+
 TEST(ElementBackend, CudaWithoutDeviceFailsToStart) {
 #if CCL_HAVE_CUDA
   std::string why;
@@ -374,20 +391,10 @@ TEST(ElementBackend, CudaWithoutDeviceFailsToStart) {
   GstBus* bus = gst_bus_new();
   gst_element_set_bus(e, bus);
   g_object_set(e, "backend", 1 /* cuda */, nullptr);
-  EXPECT_EQ(gst_element_set_state(e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  ASSERT_NE(msg, nullptr) << "no error message posted";
-  GError* err = nullptr;
-  gchar* debug = nullptr;
-  gst_message_parse_error(msg, &err, &debug);
-  EXPECT_TRUE(g_error_matches(err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS)) << err->message;
-  const std::string text = err->message;
+  const std::string text = start_error(e, bus);
   EXPECT_NE(text.find("backend=cuda"), std::string::npos) << text;
   EXPECT_NE(text.find("CUDA device"), std::string::npos) << text;
   EXPECT_NE(text.find("backend=cpu"), std::string::npos) << "should say what to do instead: " << text;
-  g_error_free(err);
-  g_free(debug);
-  gst_message_unref(msg);
   gchar* s = nullptr;
   g_object_get(e, "active-backend", &s, nullptr);
   EXPECT_STREQ(s, "none");
@@ -412,18 +419,9 @@ TEST(ElementBackend, ChromaRunsOnTheCpuAndCudaIsRefused) {
   g_free(s);
   ASSERT_EQ(gst_element_set_state(e, GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
   g_object_set(e, "backend", 1 /* cuda */, nullptr);
-  EXPECT_EQ(gst_element_set_state(e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  ASSERT_NE(msg, nullptr) << "no error message posted";
-  GError* err = nullptr;
-  gchar* debug = nullptr;
-  gst_message_parse_error(msg, &err, &debug);
-  const std::string text = err->message;
+  const std::string text = start_error(e, bus);
   EXPECT_NE(text.find("chroma=true"), std::string::npos) << text;
   EXPECT_NE(text.find("backend=cpu"), std::string::npos) << "should say what to do instead: " << text;
-  g_error_free(err);
-  g_free(debug);
-  gst_message_unref(msg);
   gst_element_set_state(e, GST_STATE_NULL);
   gst_object_unref(bus);
   gst_object_unref(e);
