@@ -36,7 +36,8 @@
 //   3. the luma step above: fg, C
 //   4. gap:     G = fg, or fg within kChromaReach pixels on both sides (x - r..x - 1 and x + 1..x + r
 //               in the row, or likewise in the column); fg |= K(block) and G   (colour joins parts)
-//   5. shadow:  for every pixel with fg = 1, with this frame's I and M (as the step wrote it) and the
+//   5. shadow:  if has_colour(the previous frame's chroma sums) (an IR camera's grey night has none),
+//               for every pixel with fg = 1, with this frame's I and M (as the step wrote it) and the
 //               chroma model as step 1 left it:
 //               I < M  and  16 I >= kShadowRatioLow M  and  16 I <= kShadowRatioHigh M
 //               and |U - U_M| <= kShadowChroma  and  |V - V_M| <= kShadowChroma
@@ -99,6 +100,19 @@ CCL_FOREGROUND_HOST_DEVICE inline LightFit fit_light(const LightSums& s, std::ui
   return fit;
 }
 
+// Whether a frame's chroma background has colour to tell a shadow by: the variances of U_M and V_M
+// (from the frame's sums, Q8 as in fit_light) add up to more than 1 level^2. An IR camera's night
+// picture is grey: there a shadow test would take dark objects.
+CCL_FOREGROUND_HOST_DEVICE inline bool has_colour(const LightSums& u, const LightSums& v, std::uint64_t blocks) {
+  if (blocks == 0) return false;
+  const std::int64_t p = std::int64_t(blocks);
+  auto variance = [p](const LightSums& s) {
+    const std::int64_t mean = std::int64_t(s.m * 256) / p;
+    return std::int64_t(s.mm * 256) / p - mean * mean / 256;
+  };
+  return variance(u) + variance(v) > 256;
+}
+
 CCL_FOREGROUND_HOST_DEVICE inline int apply_light(const LightFit& fit, int m) {
   const std::int64_t v = fit.gain * m + fit.offset + 32768;
   const std::int64_t level = v >= 0 ? v / 65536 : -1;  // division of a non-negative value only
@@ -111,7 +125,8 @@ constexpr int kChromaFactor = 3;                 // V_c follows 3 D_c
 constexpr int kChromaReach = 6;                  // the widest gap colour bridges, from each side
 constexpr int kShadowRatioLow = 6, kShadowRatioHigh = 15;  // a shadow keeps 6/16..15/16 of the light
 constexpr int kShadowChroma = 6;                 // and its colour within 6 levels
-constexpr int kShadowRadius = 1, kShadowTexture = 4;  // and its texture: a mean residual <= 4 levels, 3x3
+constexpr int kShadowRadius = 2, kShadowTexture = 3;  // and its texture: a mean residual <= 3 levels, 5x5
+                                                      // (3x3 and 4 took the daylight scene's dark objects)
 
 // Foreground::Adaptive as cudaccl's foreground=adaptive runs it, the one set measured on real
 // traffic (BENCHMARKS.md): factor 3, shrink 1, and opening 1 and closing 2 where the caller left

@@ -48,7 +48,7 @@ void CpuBackgroundModel::update(const ImageView& image, const Options& options, 
         light_ = adaptive_step(image, options.motion_factor, options.absorb_frames, frames_seen_, planes, mask,
                                foreground_);
         chroma_fill(image, changed_.data(), between_.data(), scratch_.data(), mask);
-        suppress_shadows(image, mean_.data(), chroma_planes, mask);
+        if (has_colour(chroma_light_.u, chroma_light_.v, blocks)) suppress_shadows(image, mean_.data(), chroma_planes, mask);
         chroma_light_ = chroma_step(image, count_.data(), between_.data(),
                                     frames_seen_ % kForegroundUpdatePeriod == 0, chroma_planes);
       }

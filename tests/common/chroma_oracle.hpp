@@ -71,9 +71,10 @@ class AdaptiveChroma {
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x)
         if (changed[block_of(x, y)] && gap[std::size_t(y) * w + x]) fg[std::size_t(y) * w + x] = 1;
-    // 5. shadows, with the M the step wrote and the chroma model after step 1.
+    // 5. shadows, with the M the step wrote and the chroma model after step 1, where the previous
+    // frame's chroma background had colour (its U_M and V_M variances over 1 level^2).
     const std::vector<std::uint8_t>& mean = luma_.mean();
-    for (int y = 0; y < h; ++y)
+    for (int y = 0; y < h && colourful(); ++y)
       for (int x = 0; x < w; ++x) {
         const std::size_t p = std::size_t(y) * w + x;
         const int i = f.at(x, y), m = mean[p];
@@ -81,13 +82,13 @@ class AdaptiveChroma {
         if (std::abs(c.u[block_of(x, y)] - um_[block_of(x, y)]) > 6) continue;
         if (std::abs(c.v[block_of(x, y)] - vm_[block_of(x, y)]) > 6) continue;
         std::int64_t n = 0, si = 0, sm = 0, e = 0;
-        for (int yy = std::max(0, y - 1); yy <= std::min(h - 1, y + 1); ++yy)
-          for (int xx = std::max(0, x - 1); xx <= std::min(w - 1, x + 1); ++xx)
+        for (int yy = std::max(0, y - 2); yy <= std::min(h - 1, y + 2); ++yy)
+          for (int xx = std::max(0, x - 2); xx <= std::min(w - 1, x + 2); ++xx)
             ++n, si += f.at(xx, yy), sm += mean[std::size_t(yy) * w + xx];
-        for (int yy = std::max(0, y - 1); yy <= std::min(h - 1, y + 1); ++yy)
-          for (int xx = std::max(0, x - 1); xx <= std::min(w - 1, x + 1); ++xx)
+        for (int yy = std::max(0, y - 2); yy <= std::min(h - 1, y + 2); ++yy)
+          for (int xx = std::max(0, x - 2); xx <= std::min(w - 1, x + 2); ++xx)
             e += std::llabs(std::int64_t(f.at(xx, yy)) * sm - std::int64_t(mean[std::size_t(yy) * w + xx]) * si);
-        if (e <= 4 * n * sm) fg[p] = 0;
+        if (e <= 3 * n * sm) fg[p] = 0;
       }
     // 6. learning, per block.
     std::vector<bool> block_fg(um_.size(), false), block_gap(um_.size(), false);
@@ -124,6 +125,12 @@ class AdaptiveChroma {
       return v < 0 ? 0 : int(std::min<std::int64_t>(v / 65536, 255));
     }
   };
+  // The previous frame's U_M, V_M variances (Q8, from its sums) add up to more than 1 level^2.
+  bool colourful() const {
+    const std::int64_t p = std::int64_t(um_.size());
+    auto variance = [p](const Sums& s) { return s.mm * 256 / p - (s.m * 256 / p) * (s.m * 256 / p) / 256; };
+    return variance(su_) + variance(sv_) > 256;
+  }
   static int step_towards(int from, int to) { return from < to ? from + 1 : from > to ? from - 1 : from; }
   // The least-squares line of this frame's samples on their background, as the luma's light fit.
   Line fit(const Sums& s) const {

@@ -21,9 +21,17 @@ constexpr int kW = 32, kH = 24, kCw = kW / 2, kCh = kH / 2;
 constexpr int kX0 = 8, kX1 = 20, kY0 = 6, kY1 = 16;
 bool inside(int x, int y) { return x >= kX0 && x < kX1 && y >= kY0 && y < kY1; }
 
+// A chroma plane base + dx (cx % 3) + dy (cy % 2): a ground with colour (the shadow test needs some).
+std::vector<std::uint8_t> chroma_plane(int base, int dx, int dy) {
+  std::vector<std::uint8_t> p(kCw * kCh);
+  for (int cy = 0; cy < kCh; ++cy)
+    for (int cx = 0; cx < kCw; ++cx) p[cy * kCw + cx] = std::uint8_t(base + dx * (cx % 3) + dy * (cy % 2));
+  return p;
+}
+
 struct Frame {
-  std::vector<std::uint8_t> y = std::vector<std::uint8_t>(kW * kH), u = std::vector<std::uint8_t>(kCw * kCh, 110),
-                            v = std::vector<std::uint8_t>(kCw * kCh, 140);
+  std::vector<std::uint8_t> y = std::vector<std::uint8_t>(kW * kH), u = chroma_plane(110, 2, 0),
+                            v = chroma_plane(140, 0, -3);
   ccl::ImageView view(bool chroma) const {
     ccl::ImageView image{y.data(), kW, kH, kW, {}};
     if (chroma) image.chroma = ccl::ChromaView{u.data(), v.data(), kCw, 1};  // I420's layout
@@ -76,42 +84,50 @@ Frame shadowed() {
 }
 
 constexpr int kArea = (kX1 - kX0) * (kY1 - kY0);
-// The rectangle's 1-pixel rim: its 3x3 window straddles lit and shadowed ground, which is not one
+// The rectangle's rim, kShadowRadius pixels wide: its window straddles lit and shadowed ground, which is not one
 // ratio, so the texture test keeps it (the opening of foreground=adaptive removes such a rim).
-constexpr int kRim = kArea - (kX1 - kX0 - 2) * (kY1 - kY0 - 2);
+constexpr int kR = ccl::kShadowRadius;
+constexpr int kRim = kArea - (kX1 - kX0 - 2 * kR) * (kY1 - kY0 - 2 * kR);
 
 TEST(ShadowForeground, DarkenedGroundWithItsChromaAndTextureIsBackground) {
   EXPECT_EQ(count_inside(mask_after(ground(), shadowed(), false, true)), kArea);  // without the test: all of it
   const std::vector<std::uint8_t> m = mask_after(ground(), shadowed(), true, true);
   EXPECT_EQ(count_inside(m), kRim);
-  for (int y = kY0 + 1; y < kY1 - 1; ++y)
-    for (int x = kX0 + 1; x < kX1 - 1; ++x) EXPECT_EQ(m[y * kW + x], ccl::kMaskBackground) << x << "," << y;
+  for (int y = kY0 + kR; y < kY1 - kR; ++y)
+    for (int x = kX0 + kR; x < kX1 - kR; ++x) EXPECT_EQ(m[y * kW + x], ccl::kMaskBackground) << x << "," << y;
   EXPECT_EQ(count_outside(m), 0);
 }
 
 TEST(ShadowForeground, ChangedChromaStaysForeground) {
   Frame f = shadowed();
   for (int cy = kY0 / 2; cy < kY1 / 2; ++cy)
-    for (int cx = kX0 / 2; cx < kX1 / 2; ++cx) f.u[cy * kCw + cx] = 110 + 7;  // one level past T_c = 6
+    for (int cx = kX0 / 2; cx < kX1 / 2; ++cx) f.u[cy * kCw + cx] += 7;  // one level past T_c = 6
   EXPECT_EQ(count_inside(mask_after(ground(), f, true, true)), kArea);
 }
 
 TEST(ShadowForeground, ChromaWithinToleranceIsStillShadow) {
   Frame f = shadowed();
   for (int cy = kY0 / 2; cy < kY1 / 2; ++cy)
-    for (int cx = kX0 / 2; cx < kX1 / 2; ++cx) f.v[cy * kCw + cx] = 140 - 6;  // T_c = 6 itself
+    for (int cx = kX0 / 2; cx < kX1 / 2; ++cx) f.v[cy * kCw + cx] -= 6;  // T_c = 6 itself
   EXPECT_EQ(count_inside(mask_after(ground(), f, true, true)), kRim);
 }
 
 // A flat dark object (72) on the textured ground: in the ratio band (72 / 144 = 0.5, 72 / 100 =
-// 0.72) with the ground's chroma, but not the ground's texture: a residual of ~8 levels > tau 4.
+// 0.72) with the ground's chroma, but not the ground's texture: a residual of ~8 levels > tau 3.
 TEST(ShadowForeground, FlatObjectOnTextureStaysForeground) {
   Frame f = ground();
   for (int y = kY0; y < kY1; ++y)
     for (int x = kX0; x < kX1; ++x) f.y[y * kW + x] = 72;
   const int kept = count_inside(mask_after(ground(), f, true, true));
-  // Where the whole 3x3 window is the object: (kX1 - kX0 - 2) x (kY1 - kY0 - 2) pixels at least.
-  EXPECT_GE(kept, (kX1 - kX0 - 2) * (kY1 - kY0 - 2));
+  // Where the whole window is the object: (kX1 - kX0 - 2 kR) x (kY1 - kY0 - 2 kR) pixels at least.
+  EXPECT_GE(kept, (kX1 - kX0 - 2 * kR) * (kY1 - kY0 - 2 * kR));
+}
+
+// A grey picture (an IR camera at night): no colour to tell a shadow from a dark object by.
+TEST(ShadowForeground, NoShadowTestOnAGreyPicture) {
+  Frame lit = ground(), dark = shadowed();
+  for (Frame* f : {&lit, &dark}) f->u.assign(f->u.size(), 128), f->v.assign(f->v.size(), 128);
+  EXPECT_EQ(count_inside(mask_after(lit, dark, true, true)), kArea);
 }
 
 TEST(ShadowForeground, TooDarkIsNotShadow) {

@@ -59,12 +59,16 @@ inline bool read_tracks(GstBuffer* buffer, std::vector<Shot::Located>* out) {
   return true;
 }
 
-// The first `n` frames of "cclblobsrc scene=daylight <extra>" at `w`x`h`, through `downstream`
-// ("elem ! elem ! ", if any) before the appsink.
-inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = "", const std::string& downstream = "") {
+// The first `n` frames of "cclblobsrc scene=daylight <extra>" at `w`x`h` in `format`, through
+// `downstream` ("elem ! elem ! ", if any) before the appsink.
+inline std::vector<Shot> pull(int n, int w, int h, const std::string& extra = "", const std::string& downstream = "",
+                              const std::string& format = "GRAY8") {
   std::vector<Shot> shots;
+  const std::string caps =
+      "video/x-raw,format=" + format + ",width=" + std::to_string(w) + ",height=" + std::to_string(h);
   GstElement* p = elcheck::parse("cclblobsrc scene=daylight num-buffers=" + std::to_string(n) + " " + extra + " ! " +
-                                 elcheck::gray_caps(w, h) + " ! " + downstream + "appsink name=sink sync=false");
+                                 (format == "GRAY8" ? elcheck::gray_caps(w, h) : caps) + " ! " + downstream +
+                                 "appsink name=sink sync=false");
   if (!p) return shots;
   GstElement* sink = gst_bin_get_by_name(GST_BIN(p), "sink");
   gst_element_set_state(p, GST_STATE_PLAYING);

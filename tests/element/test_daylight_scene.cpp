@@ -197,4 +197,26 @@ TEST(DaylightScene, CudacclMotionOnTheGpuFindsTheObjectsAsTheOracleDoes) {
 #endif
 }
 
+// The daylight scene is grey: chroma=true has no colour to join parts by and no shadow test to run
+// (an IR camera's night), so its components are chroma=false's, frame by frame. A shadow test
+// without that colour gate, with a 3x3 window and tau 4, took parts of its dark objects.
+TEST(DaylightScene, ChromaChangesNothingOnAGreyPicture) {
+  const std::string line = "cudaccl backend=cpu foreground=adaptive min-area=50 ";
+  const std::vector<Shot> plain = scene::pull(120, 320, 240, "", line + "! ", "NV12");
+  const std::vector<Shot> colour = scene::pull(120, 320, 240, "", line + "chroma=true ! ", "NV12");
+  ASSERT_EQ(plain.size(), 120u);
+  ASSERT_EQ(colour.size(), 120u);
+  std::size_t components = 0;
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    ASSERT_EQ(plain[i].ccl.components.size(), colour[i].ccl.components.size()) << "frame " << i;
+    for (std::size_t k = 0; k < plain[i].ccl.components.size(); ++k) {
+      const ccl::Component &a = plain[i].ccl.components[k], &b = colour[i].ccl.components[k];
+      EXPECT_TRUE(a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height && a.area == b.area)
+          << "frame " << i << " component " << k;
+    }
+    components += plain[i].ccl.components.size();
+  }
+  EXPECT_GT(components, 200u) << "the scene's objects are found";
+}
+
 }  // namespace

@@ -131,7 +131,7 @@ TEST(HardSceneQuality, IrSwitch) {
     }
     if (chroma(line)) {  // at night the colour is grey: the fragments left are the night's
       EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
-      expect_no_worse_than_readme(s, 99);
+      expect_no_worse_than_readme(s, 131);
     }
   }
 }
