@@ -46,7 +46,8 @@
 //               then fg = 0 (M, V, C and F stay as the step wrote them)
 //   6. learn, per block: u = no pixel has C != 0, and (no pixel has G = 1 or t % kForegroundUpdatePeriod == 0)
 //               if u: U_M += sign(U - U_M), V_M += sign(V - V_M)
-//               D_c = max(|U - U_M|, |V - V_M|); if D_c != 0: V_c += sign(min(kChromaFactor D_c, 255) - V_c),
+//               D_c = max(|U - U_M|, |V - V_M|); if D_c != 0:
+//               V_c += sign(min(kChromaFactor D_c, kChromaMaxDeviation) - V_c),
 //               V_c = max(V_c, kChromaMinDeviation)      (every block: colour that keeps moving stops counting)
 // Then, in every mode: opening (erode, then dilate) with a (2 open_radius + 1)^2 square, then
 // closing (dilate, then erode) with a (2 close_radius + 1)^2 square, then erosion with a
@@ -122,6 +123,7 @@ CCL_FOREGROUND_HOST_DEVICE inline int apply_light(const LightFit& fit, int m) {
 // Options::chroma's constants, measured on the hard scenes and highway (BENCHMARKS.md).
 constexpr std::uint8_t kChromaMinDeviation = 7;  // V_c's floor: a block's colour must stray 7 levels
 constexpr int kChromaFactor = 3;                 // V_c follows 3 D_c
+constexpr std::uint8_t kChromaMaxDeviation = 36;  // V_c's ceiling: a colour 36 levels off always counts
 constexpr int kChromaReach = 6;                  // the widest gap colour bridges, from each side
 constexpr int kShadowRatioLow = 6, kShadowRatioHigh = 15;  // a shadow keeps 6/16..15/16 of the light
 constexpr int kShadowChroma = 6;                 // and its colour within 6 levels

@@ -128,7 +128,7 @@ ChromaSums chroma_step(const ImageView& image, const std::uint8_t* count, const 
     }
     const int d = std::max(std::abs(u - mu), std::abs(v - mv));
     std::uint8_t& dev = planes.deviation[at];
-    const int target = std::min(kChromaFactor * d, 255);
+    const int target = std::min(kChromaFactor * d, int(kChromaMaxDeviation));
     if (d != 0) dev = std::uint8_t(std::max(int(kChromaMinDeviation), dev + (dev < target) - (dev > target)));
     add_pair(sums.u, u, mu), add_pair(sums.v, v, mv);
   });

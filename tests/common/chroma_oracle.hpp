@@ -104,7 +104,7 @@ class AdaptiveChroma {
         vm_[b] = step_towards(vm_[b], c.v[b]);
       }
       const int d = std::max(std::abs(c.u[b] - um_[b]), std::abs(c.v[b] - vm_[b]));
-      if (d != 0) vc_[b] = std::uint8_t(std::max(7, step_towards(vc_[b], std::min(3 * d, 255))));
+      if (d != 0) vc_[b] = std::uint8_t(std::max(7, step_towards(vc_[b], std::min(3 * d, 36))));
     }
     sums(c);
     return fg;

@@ -196,6 +196,27 @@ TEST(ChromaForeground, AWiderStripeStaysApart) {
   EXPECT_EQ(components(mask_after(ground(), striped_object(14), true, true)), 2);
 }
 
+// V_c learns on every block, so without a ceiling a standing object's colour would stop counting
+// once V_c passed 3 x its distance; kChromaMaxDeviation (36) keeps a colour 60 off in the mask.
+TEST(ChromaForeground, AStandingObjectsColourKeepsJoiningItsParts) {
+  static_assert(ccl::kChromaMaxDeviation < 60, "the object's colour is 60 off its background");
+  Frame standing = striped_object(6);
+  for (int cy = kY0 / 2; cy < kY1 / 2; ++cy)
+    for (int cx = 1; cx < 15; ++cx) standing.u[cy * kCw + cx] = std::uint8_t(ground().u[cy * kCw + cx] + 60);
+  auto analyzer = ccl::make_cpu_analyzer();
+  ccl::Options o;
+  o.foreground = ccl::Foreground::Adaptive;
+  o.chroma = true;
+  std::vector<std::uint8_t> out(kW * kH);
+  ccl::MaskView mask{out.data(), kW};
+  ccl::Result r;
+  analyzer->run(ground().view(true), o, r, nullptr, &mask);
+  for (int t = 1; t <= 90; ++t) {  // 3 x 60 = 180 > 7 + 90: uncapped, V_c would pass 60 at t = 53
+    analyzer->run(standing.view(true), o, r, nullptr, &mask);
+    ASSERT_EQ(components(out), 1) << "frame " << t;
+  }
+}
+
 TEST(ChromaForeground, ColourAloneIsNoObject) {
   Frame f = ground();
   for (int cy = kY0 / 2; cy < kY1 / 2; ++cy)
