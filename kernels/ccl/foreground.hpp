@@ -87,12 +87,18 @@ struct LightFit {
   std::int64_t gain = 65536, offset = 0;
 };
 
+// The variance of the sums' M over `pixels` (> 0), in Q8 level^2 (<= 2^24).
+CCL_FOREGROUND_HOST_DEVICE inline std::int64_t light_variance(const LightSums& s, std::uint64_t pixels) {
+  const std::int64_t p = std::int64_t(pixels), mean_m = std::int64_t(s.m * 256) / p;  // Q8
+  return std::int64_t(s.mm * 256) / p - mean_m * mean_m / 256;
+}
+
 CCL_FOREGROUND_HOST_DEVICE inline LightFit fit_light(const LightSums& s, std::uint64_t pixels) {
   LightFit fit;
   if (pixels == 0) return fit;
   const std::int64_t p = std::int64_t(pixels);
   const std::int64_t mean_m = std::int64_t(s.m * 256) / p, mean_i = std::int64_t(s.i * 256) / p;  // Q8
-  const std::int64_t var = std::int64_t(s.mm * 256) / p - mean_m * mean_m / 256;  // Q8, <= 2^24
+  const std::int64_t var = light_variance(s, pixels);
   const std::int64_t cov = std::int64_t(s.mi * 256) / p - mean_m * mean_i / 256;
   if (var > 256) fit.gain = cov * 65536 / var;  // Q16; a variance under 1 level^2 fits no slope
   if (fit.gain < 0) fit.gain = 0;
@@ -105,13 +111,7 @@ CCL_FOREGROUND_HOST_DEVICE inline LightFit fit_light(const LightSums& s, std::ui
 // (from the frame's sums, Q8 as in fit_light) add up to more than 1 level^2. An IR camera's night
 // picture is grey: there a shadow test would take dark objects.
 CCL_FOREGROUND_HOST_DEVICE inline bool has_colour(const LightSums& u, const LightSums& v, std::uint64_t blocks) {
-  if (blocks == 0) return false;
-  const std::int64_t p = std::int64_t(blocks);
-  auto variance = [p](const LightSums& s) {
-    const std::int64_t mean = std::int64_t(s.m * 256) / p;
-    return std::int64_t(s.mm * 256) / p - mean * mean / 256;
-  };
-  return variance(u) + variance(v) > 256;
+  return blocks != 0 && light_variance(u, blocks) + light_variance(v, blocks) > 256;
 }
 
 CCL_FOREGROUND_HOST_DEVICE inline int apply_light(const LightFit& fit, int m) {

@@ -16,6 +16,13 @@ struct ChromaPlanes {
   std::uint8_t* deviation;  // V_c
 };
 
+// Blocks a row and rows of blocks of `image`'s chroma, and sample (cx, cy) of one of its planes.
+inline int chroma_width(const ImageView& image) { return (image.width + 1) / 2; }
+inline int chroma_height(const ImageView& image) { return (image.height + 1) / 2; }
+inline int chroma_sample(const std::uint8_t* plane, const ChromaView& c, int cx, int cy) {
+  return plane[std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step];
+}
+
 // The (U_M, U) and (V_M, V) pairs' sums of a frame, for its light fit.
 struct ChromaSums {
   LightSums u, v;
@@ -42,8 +49,8 @@ void chroma_fill(const ImageView& image, const std::uint8_t* blocks, std::uint8_
 ChromaSums chroma_step(const ImageView& image, const std::uint8_t* count, const std::uint8_t* between,
                        bool slow_turn, const ChromaPlanes& planes);
 
-// Clears the mask (0/1) where a foreground pixel is a cast shadow; returns the pixels cleared.
-std::uint64_t suppress_shadows(const ImageView& image, const std::uint8_t* mean, const ChromaPlanes& chroma,
+// Clears the mask (0/1) where a foreground pixel is a cast shadow.
+void suppress_shadows(const ImageView& image, const std::uint8_t* mean, const ChromaPlanes& chroma,
                                std::uint8_t* mask);
 
 }  // namespace ccl::cpu

@@ -8,13 +8,6 @@
 namespace ccl::cpu {
 namespace {
 
-int chroma_width(const ImageView& image) { return (image.width + 1) / 2; }
-int chroma_height(const ImageView& image) { return (image.height + 1) / 2; }
-
-int sample(const std::uint8_t* plane, const ChromaView& c, int cx, int cy) {
-  return plane[std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step];
-}
-
 void add_pair(LightSums& s, int in, int mean) {
   s.m += unsigned(mean), s.i += unsigned(in), s.mm += unsigned(mean * mean), s.mi += unsigned(mean * in);
 }
@@ -33,7 +26,7 @@ void for_each_block(const ImageView& image, F f) {
   const int cw = chroma_width(image);
   for (int cy = 0; cy < chroma_height(image); ++cy)
     for (int cx = 0; cx < cw; ++cx)
-      f(cx, cy, std::size_t(cy) * cw + cx, sample(c.u, c, cx, cy), sample(c.v, c, cx, cy));
+      f(cx, cy, std::size_t(cy) * cw + cx, chroma_sample(c.u, c, cx, cy), chroma_sample(c.v, c, cx, cy));
 }
 
 }  // namespace

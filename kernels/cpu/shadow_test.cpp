@@ -6,10 +6,6 @@
 namespace ccl::cpu {
 namespace {
 
-int sample(const std::uint8_t* plane, const ChromaView& c, int cx, int cy) {
-  return plane[std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step];
-}
-
 // The window's luma proportional to its background: over the (2 kShadowRadius + 1)^2 window,
 // sum |I SM - M SI| <= tau n SM (ccl/foreground.hpp).
 bool texture_kept(const ImageView& image, const std::uint8_t* mean, int x, int y) {
@@ -29,11 +25,10 @@ bool texture_kept(const ImageView& image, const std::uint8_t* mean, int x, int y
 
 }  // namespace
 
-std::uint64_t suppress_shadows(const ImageView& image, const std::uint8_t* mean, const ChromaPlanes& chroma,
-                               std::uint8_t* mask) {
+void suppress_shadows(const ImageView& image, const std::uint8_t* mean, const ChromaPlanes& chroma,
+                      std::uint8_t* mask) {
   const ChromaView& c = image.chroma;
-  const int w = image.width, cw = (w + 1) / 2;
-  std::uint64_t cleared = 0;
+  const int w = image.width, cw = chroma_width(image);
   for (int y = 0; y < image.height; ++y)
     for (int x = 0; x < w; ++x) {
       const std::size_t at = std::size_t(y) * w + x;
@@ -41,14 +36,12 @@ std::uint64_t suppress_shadows(const ImageView& image, const std::uint8_t* mean,
       const int i = image.data[std::ptrdiff_t(y) * image.stride + x], m = mean[at];
       if (!(i < m && 16 * i >= kShadowRatioLow * m && 16 * i <= kShadowRatioHigh * m)) continue;
       const int cx = x / 2, cy = y / 2;
-      if (std::abs(sample(c.u, c, cx, cy) - chroma.u[cy * cw + cx]) > kShadowChroma ||
-          std::abs(sample(c.v, c, cx, cy) - chroma.v[cy * cw + cx]) > kShadowChroma)
+      if (std::abs(chroma_sample(c.u, c, cx, cy) - chroma.u[cy * cw + cx]) > kShadowChroma ||
+          std::abs(chroma_sample(c.v, c, cx, cy) - chroma.v[cy * cw + cx]) > kShadowChroma)
         continue;
       if (!texture_kept(image, mean, x, y)) continue;
       mask[at] = 0;
-      ++cleared;
     }
-  return cleared;
 }
 
 }  // namespace ccl::cpu
