@@ -71,20 +71,8 @@ gboolean gst_cuda_ccl_open_backend(GstCudaCcl* self) {
   const GstCudaCclBackend backend = priv->backend;
   const gint device_id = priv->device_id;
   const guint n = priv->frames_in_flight;
-  const bool chroma = priv->options.chroma;
   GST_OBJECT_UNLOCK(self);
 
-  if (chroma && backend == GST_CUDA_CCL_BACKEND_CUDA) {
-    GST_ELEMENT_ERROR(self, RESOURCE, SETTINGS,
-                      ("chroma=true runs on the CPU backend only for now: use backend=cpu or backend=auto."),
-                      ("backend=cuda chroma=true"));
-    return FALSE;
-  }
-  if (chroma) {  // backend=auto: the CUDA backend has no chroma stage yet
-    GST_INFO_OBJECT(self, "using the CPU backend (chroma=true runs on the CPU only for now)");
-    use_engines(self, GST_CUDA_CCL_ACTIVE_CPU, cpu_engines(n));
-    return TRUE;
-  }
   if (backend == GST_CUDA_CCL_BACKEND_CPU) {
     GST_INFO_OBJECT(self, "using the CPU backend (backend=cpu)");
     use_engines(self, GST_CUDA_CCL_ACTIVE_CPU, cpu_engines(n));

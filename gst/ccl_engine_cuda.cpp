@@ -45,19 +45,21 @@ class CudaEngine final : public GstCclEngine {
       if (gst_cuda_memory_get_stream(memory)) gst_cuda_memory_sync(memory);
     }
 #endif
-    if (options.chroma)  // set while playing: the backend was chosen without it
-      throw ccl::Error(ccl::Error::Kind::InvalidArgument, "chroma=true runs on the CPU backend only for now (backend=cpu)");
     const GstMapFlags read = show_mask ? kGstCclShowMaskMap : GST_MAP_READ;
     map_.map(buffer, info, device ? GstMapFlags(read | GST_MAP_CUDA) : read);
-    map_.use([&](const ccl::ImageView& image) {
+    map_.use([&](ccl::ImageView image) {
       GstCudaCclContextScope scope(stream_->context());
+      if (options.chroma) image.chroma = map_.chroma_view();  // read by the foreground stage
       const ccl::MaskView mask = show_mask ? map_.mask_view() : ccl::MaskView{};
       const ccl::MaskView* shown = show_mask ? &mask : nullptr;
-      if (show_mask) fill_other_planes(device);
       if (device)
         analyzer_->submit(image, options, nullptr, shown);
       else
         analyzer_->submit_host(image, options, shown);
+      // The other planes turn grey once the frame's chroma was read: device planes on the stream
+      // after the frame's kernels, host planes in collect(), after the upload surely copied them.
+      if (show_mask && device) fill_device_planes();
+      fill_host_planes_ = show_mask && !device;
     });
   }
 
@@ -65,12 +67,11 @@ class CudaEngine final : public GstCclEngine {
     map_.release_after([&] {
       GstCudaCclContextScope scope(stream_->context());
       analyzer_->collect(result);
+      if (fill_host_planes_) map_.fill_other_planes(kNeutralChroma);
     });
   }
 
-  // Device planes on the engine's stream (ahead of the frame's work), host planes here.
-  void fill_other_planes(bool device) {
-    if (!device) return map_.fill_other_planes(kNeutralChroma);
+  void fill_device_planes() {
     const GstCclPlane0Map::OtherPlanes other = map_.other_planes();
     for (int i = 0; i < other.n; ++i) {
       const GstCclPlane0Map::Plane& p = other.planes[i];
@@ -88,6 +89,7 @@ class CudaEngine final : public GstCclEngine {
   std::unique_ptr<ccl::CudaAnalyzer> analyzer_;
   std::shared_ptr<ccl::BackgroundModel> model_;  // the analyzer's, shared with the other engines
   GstCclPlane0Map map_;
+  bool fill_host_planes_ = false;  // the frame in flight shows its mask from system memory
 };
 
 }  // namespace

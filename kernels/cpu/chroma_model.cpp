@@ -1,8 +1,8 @@
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <vector>
 
+#include "ccl/chroma_rules.hpp"
 #include "chroma_foreground.hpp"
 
 namespace ccl::cpu {
@@ -57,8 +57,7 @@ void chroma_changes(const ImageView& image, const std::uint8_t* count, int absor
     bool absorbed = false;
     for_block_pixels(image, cx, cy, [&](std::size_t p) { absorbed |= count[p] >= absorb_frames; });
     if (absorbed) planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v);
-    const int d = std::max(std::abs(u - planes.u[at]), std::abs(v - planes.v[at]));
-    blocks[at] = std::uint8_t(d >= planes.deviation[at]);
+    blocks[at] = std::uint8_t(chroma_changed(u, v, planes.u[at], planes.v[at], planes.deviation[at]));
   });
 }
 
@@ -113,17 +112,8 @@ ChromaSums chroma_step(const ImageView& image, const std::uint8_t* count, const 
       foreground |= count[p] != 0;
       in_gap |= between[p] != 0;
     });
-    std::uint8_t& mu = planes.u[at];
-    std::uint8_t& mv = planes.v[at];
-    if (!foreground && (!in_gap || slow_turn)) {
-      mu = std::uint8_t(mu + (mu < u) - (mu > u));
-      mv = std::uint8_t(mv + (mv < v) - (mv > v));
-    }
-    const int d = std::max(std::abs(u - mu), std::abs(v - mv));
-    std::uint8_t& dev = planes.deviation[at];
-    const int target = std::min(kChromaFactor * d, int(kChromaMaxDeviation));
-    if (d != 0) dev = std::uint8_t(std::max(int(kChromaMinDeviation), dev + (dev < target) - (dev > target)));
-    add_pair(sums.u, u, mu), add_pair(sums.v, v, mv);
+    chroma_learn(planes.u[at], planes.v[at], planes.deviation[at], u, v, !foreground && (!in_gap || slow_turn));
+    add_pair(sums.u, u, planes.u[at]), add_pair(sums.v, v, planes.v[at]);
   });
   return sums;
 }

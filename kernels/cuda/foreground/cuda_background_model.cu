@@ -14,6 +14,13 @@ std::shared_ptr<BackgroundModel> make_cuda_background_model() { return std::make
 }  // namespace ccl
 
 namespace ccl::cuda {
+namespace {
+
+std::size_t round_up_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+}  // namespace
+
+std::size_t CudaBackgroundModel::status_bytes() { return round_up_256(kStatusSlots * sizeof(AdaptiveStatus)); }
 
 CudaBackgroundModel::~CudaBackgroundModel() {
   if (updated_) {
@@ -29,8 +36,9 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
     check(cudaEventCreateWithFlags(&updated_, cudaEventDisableTiming), "cudaEventCreate (background model)");
   if (recorded_) check(cudaStreamWaitEvent(stream, updated_, 0), "cudaStreamWaitEvent (background model)");
   if (width != width_ || height != height_) {
-    const std::size_t plane = (std::size_t(width) * height + 255) / 256 * 256;
-    const std::size_t needed = 6 * plane + kStatusSlots * sizeof(AdaptiveStatus);
+    const std::size_t plane = round_up_256(std::size_t(width) * height);
+    const std::size_t chroma_plane = round_up_256(std::size_t((width + 1) / 2) * ((height + 1) / 2));
+    const std::size_t needed = 6 * plane + status_bytes() + kChromaPlanes * chroma_plane;
     if (needed > bytes_) {
       if (recorded_) check(cudaEventSynchronize(updated_), "cudaEventSynchronize (background model)");
       void* grown = device_alloc(
@@ -40,6 +48,7 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
       bytes_ = needed;
     }
     plane_bytes_ = plane;
+    chroma_plane_bytes_ = chroma_plane;
     width_ = width;
     height_ = height;
     reset_pending_ = true;  // a frame of another size starts the model afresh
@@ -72,6 +81,24 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
     check(cudaMemsetAsync(status, 0, kStatusSlots * sizeof(AdaptiveStatus), stream),
           "cudaMemsetAsync (background model)");
   return p;
+}
+
+ChromaModelPlanes CudaBackgroundModel::chroma_update(bool present) {
+  ChromaModelPlanes c;
+  if (!present) {
+    chroma_live_ = false;
+    return c;
+  }
+  std::uint8_t* base = planes_ + 6 * plane_bytes_ + status_bytes();
+  c.u = base;
+  c.v = c.u + chroma_plane_bytes_;
+  c.deviation = c.v + chroma_plane_bytes_;
+  c.changed = c.deviation + chroma_plane_bytes_;
+  c.width = (width_ + 1) / 2;
+  c.height = (height_ + 1) / 2;
+  c.start = reset_pending_ || !chroma_live_;
+  chroma_live_ = true;
+  return c;
 }
 
 void CudaBackgroundModel::end_update(cudaStream_t stream) {

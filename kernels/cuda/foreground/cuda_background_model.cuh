@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "ccl/foreground.hpp"
+#include "foreground/chroma_passes.cuh"
 #include "foreground/mask_source.cuh"
 
 namespace ccl::cuda {
@@ -37,13 +38,22 @@ class CudaBackgroundModel final : public BackgroundModel {
   SigmaDeltaPlanes begin_update(int width, int height, Foreground mode, cudaStream_t stream);
   // Once the update's kernel is queued on `stream`: the next update waits for it and reads its planes.
   void end_update(cudaStream_t stream);
+  // Between the two, for Adaptive: Options::chroma's planes, or none where the frame has no chroma
+  // (`present` false), which drops them: the next frame with chroma starts them afresh, as does the
+  // first after a reset.
+  ChromaModelPlanes chroma_update(bool present);
   std::size_t device_bytes() const { return bytes_; }
 
  private:
   static constexpr int kStatusSlots = 3;  // the previous frame's status, this frame's, the next one's
-  std::uint8_t* planes_ = nullptr;  // M0, V0, C0, M1, V1, C1, each plane_bytes_, then kStatusSlots AdaptiveStatus
+  static std::size_t status_bytes();      // the slots, rounded up so the chroma planes start aligned
+  static constexpr int kChromaPlanes = 4;  // U_M, V_M, V_c and the changed blocks
+  // M0, V0, C0, M1, V1, C1, each plane_bytes_, kStatusSlots AdaptiveStatus (status_bytes_), then the
+  // chroma planes, each chroma_plane_bytes_.
+  std::uint8_t* planes_ = nullptr;
   std::size_t bytes_ = 0;
-  std::size_t plane_bytes_ = 0;
+  std::size_t plane_bytes_ = 0, chroma_plane_bytes_ = 0;
+  bool chroma_live_ = false;  // the chroma planes hold a model (since a frame that started them)
   int width_ = 0, height_ = 0;
   int written_ = 0;  // which copy (0 or 1) the last update wrote
   Foreground mode_ = Foreground::Motion;

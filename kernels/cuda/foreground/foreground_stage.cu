@@ -1,9 +1,18 @@
 #include "foreground/foreground_stage.cuh"
 
+#include "foreground/chroma_passes.cuh"
 #include "foreground/cuda_background_model.cuh"
 #include "foreground/foreground_tiles.cuh"
 
 namespace ccl::cuda {
+namespace {
+
+// A pass's source: the 0/1 plane an earlier pass wrote.
+MaskSource mask_plane(const std::uint8_t* plane, std::ptrdiff_t pitch, const ImageView& image) {
+  return MaskSource{MaskSourceKind::MaskPlane, plane, pitch, image.width, image.height, 0, 0, SigmaDeltaPlanes{}};
+}
+
+}  // namespace
 
 ImageView queue_foreground_stage(const ImageView& image, const Options& options, CudaBackgroundModel* model,
                                  const ForegroundPlanes& planes, cudaStream_t stream) {
@@ -21,25 +30,43 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
                     options.threshold,
                     options.motion_factor,
                     SigmaDeltaPlanes{}};
+  std::uint8_t* planes_in_turn[2] = {planes.mask, planes.spare};
+  std::uint8_t* out = planes.mask;
+  int pass = 0;
+  bool chroma = false;
   if (motion) {
     source.model = model->begin_update(image.width, image.height, options.foreground, stream);
     source.model.absorb_frames = options.absorb_frames;
   }
+  if (kind == MaskSourceKind::Adaptive) {
+    chroma = options.chroma && image.chroma.present();
+    const ChromaModelPlanes chroma_model = model->chroma_update(chroma);
+    if (chroma) {  // luma alone into the mask plane, colour and shadows into the spare: the first two passes
+      const ChromaFrame frame{image.chroma, image.data,           image.stride, image.width,
+                              image.height, options.absorb_frames, chroma_model, source.model};
+      queue_chroma_before_luma(frame, stream);
+      queue_foreground_tiles(source, TileFilters{}, planes.mask, pitch, stream);
+      queue_chroma_after_luma(frame, planes.mask, planes.spare, pitch, stream);
+      model->end_update(stream);
+      out = planes.spare;
+      source = mask_plane(out, pitch, image);
+      pass = 2;
+    }
+  }
   // As many filters per pass as the tile's halo holds, in order; passes alternate between the planes.
   const int radii[3] = {options.open_radius, options.close_radius, options.shrink_radius};
   const int halo_of[3] = {2 * radii[0], 2 * radii[1], radii[2]};
-  std::uint8_t* planes_in_turn[2] = {planes.mask, planes.spare};
-  std::uint8_t* out = planes.mask;
-  int next = 0, pass = 0;
+  int next = 0;
   do {
     TileFilters filters;
     int halo = 0;
     for (; next < 3 && halo + halo_of[next] <= kForegroundMaxHalo; halo += halo_of[next], ++next)
       (next == 0 ? filters.open_radius : next == 1 ? filters.close_radius : filters.shrink_radius) = radii[next];
+    if (chroma && halo == 0) break;  // no filter left, and the chroma passes wrote the mask
     out = planes_in_turn[pass % 2];
     queue_foreground_tiles(source, filters, out, pitch, stream);
     if (pass == 0 && motion) model->end_update(stream);  // the model is written by the first pass only
-    source = MaskSource{MaskSourceKind::MaskPlane, out, pitch, image.width, image.height, 0, 0, SigmaDeltaPlanes{}};
+    source = mask_plane(out, pitch, image);
     ++pass;
   } while (next < 3);
   return ImageView{out, image.width, image.height, pitch, {}};

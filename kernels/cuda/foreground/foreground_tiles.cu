@@ -2,6 +2,7 @@
 
 #include "foreground/square_filter_bits.cuh"
 #include "host/cuda_check.hpp"
+#include "primitives/pair_sums.cuh"
 
 namespace ccl::cuda {
 namespace {
@@ -9,38 +10,20 @@ namespace {
 constexpr int kWordsPerRow = kForegroundTileWords + 2;  // one halo word each side
 constexpr int kMaxRows = kForegroundTileHeight + 2 * kForegroundMaxHalo;
 
-__device__ void add64(std::uint64_t* sum, unsigned long long v) {
-  static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long), "64-bit atomics");
-  atomicAdd(reinterpret_cast<unsigned long long*>(sum), v);
-}
-
-__device__ unsigned warp_sum(unsigned v) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  return v;
-}
-
 // One lane's owned pixels of Adaptive: foreground count and light sums, kept in registers over the
-// tile loop and added to the block's once (a lane sees at most 92 * 10 / 16 pixels: 32-bit sums).
+// tile loop and added to the block's once (a lane sees at most 92 * 10 / 16 pixels).
 struct OwnedSums {
-  unsigned foreground = 0, m = 0, i = 0, mm = 0, mi = 0;
+  unsigned foreground = 0;
+  PairSums light;
 
   __device__ void add(bool fg, unsigned in, unsigned mean) {
     foreground += fg ? 1u : 0u;
-    m += mean;
-    i += in;
-    mm += mean * mean;
-    mi += mean * in;
+    light.add(in, mean);
   }
-  // The warp's sums into the block's (a warp's fit 32 bits too: 32 * 115 * 255 * 255 < 2^32).
   __device__ void add_to(unsigned& block_foreground, LightSums& block_light, int lane) const {
-    const unsigned f = warp_sum(foreground), sm = warp_sum(m), si = warp_sum(i), smm = warp_sum(mm),
-                   smi = warp_sum(mi);
-    if (lane != 0) return;
-    atomicAdd(&block_foreground, f);
-    add64(&block_light.m, sm);
-    add64(&block_light.i, si);
-    add64(&block_light.mm, smm);
-    add64(&block_light.mi, smi);
+    const unsigned f = warp_sum(foreground);
+    if (lane == 0) atomicAdd(&block_foreground, f);
+    light.add_warp_to(block_light, lane);
   }
 };
 
@@ -92,10 +75,7 @@ __global__ void __launch_bounds__(kForegroundThreads)
   if (adaptive && threadIdx.x == 0) {
     AdaptiveStatus* status = source.model.status_out;
     if (block_foreground != 0u) atomicAdd(&status->foreground, block_foreground);
-    add64(&status->light.m, block_light.m);
-    add64(&status->light.i, block_light.i);
-    add64(&status->light.mm, block_light.mm);
-    add64(&status->light.mi, block_light.mi);
+    add_light(status->light, block_light);
     if (blockIdx.x == 0 && blockIdx.y == 0) status->relearn = relearn_frames;
   }
   // Opening (erode, dilate), closing (dilate, erode), shrink (erode); neighbours of one kind as one

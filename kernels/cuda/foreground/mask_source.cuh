@@ -11,11 +11,13 @@ namespace ccl::cuda {
 
 enum class MaskSourceKind : std::uint8_t { Threshold, Motion, Adaptive, MaskPlane };
 
-// Adaptive's per-stream state of one frame in device memory: F, R and the light sums.
+// Adaptive's per-stream state of one frame in device memory: F, R and the light sums, and with
+// Options::chroma the chroma model's (U_M, U) and (V_M, V) sums (foreground/chroma_passes.cuh).
 struct AdaptiveStatus {
   unsigned long long foreground;
   int relearn;
   LightSums light;
+  LightSums chroma_u, chroma_v;
 };
 
 // What one Adaptive pixel gave: its mask bit, and its I with the M it wrote (for the light sums).

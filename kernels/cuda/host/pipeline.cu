@@ -24,6 +24,16 @@ namespace {
 
 std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
 
+// Whether run_host uploads a frame's chroma: only Options::chroma's stage reads it.
+bool uploads_chroma(const Options& options) { return options.chroma && options.foreground == Foreground::Adaptive; }
+
+// A chroma row in the upload copy, from its first sample to its last (`step` bytes apart), and U's
+// rows and V's together.
+std::size_t chroma_row_bytes(int width, int step) { return std::size_t((width + 1) / 2 - 1) * std::size_t(step) + 1; }
+std::size_t upload_chroma_bytes(int width, int height, int step) {
+  return 2 * chroma_row_bytes(width, step) * std::size_t((height + 1) / 2);
+}
+
 // The labeling and analysis kernels each algorithm and analysis value selects, for the frame's
 // connectivity. Every labeling leaves the contract of label/optimized_uf.cuh, so any labeling pairs
 // with any analysis.
@@ -110,7 +120,7 @@ void FramePipeline::reserve(int width, int height, bool host_frames, const Optio
     throw Error(Error::Kind::InvalidArgument, "cannot reserve for a " + size_text(width, height) + " frame");
   reserve_pixels(std::size_t(width) * height, height, segments_for(options), foreground_stage_needed(options), width,
                  height);
-  if (host_frames) reserve_upload(width, height);
+  if (host_frames) reserve_upload(width, height, uploads_chroma(options) ? upload_chroma_bytes(width, height, 2) : 0);
 }
 
 // A larger frame replaces the scratch (segment arrays and foreground planes included); otherwise
@@ -149,8 +159,8 @@ void FramePipeline::release() noexcept {
 }
 
 // Grows run_host's device copy; the new one comes first, so a failure keeps the old one.
-void FramePipeline::reserve_upload(int width, int height) {
-  const std::size_t bytes = std::size_t(width) * height;
+void FramePipeline::reserve_upload(int width, int height, std::size_t chroma_bytes) {
+  const std::size_t bytes = std::size_t(width) * height + chroma_bytes;
   if (bytes <= upload_bytes_) return;
   void* grown = device_alloc(bytes, "the upload copy of a " + size_text(width, height) + " frame");
   if (upload_) cudaFree(upload_);
@@ -370,14 +380,32 @@ void FramePipeline::submit_host(const ImageView& image, const Options& options, 
   if (pending_) throw Error(Error::Kind::InvalidArgument, "submit() called twice without collect()");
   validate(image, options);
   validate(image, mask);
-  reserve_upload(image.width, image.height);  // allocates only when reserve() did not cover this frame
+  const bool chroma = uploads_chroma(options) && image.chroma.present();
+  const std::size_t luma_bytes = std::size_t(image.width) * image.height;
+  const std::size_t chroma_bytes = chroma ? upload_chroma_bytes(image.width, image.height, image.chroma.step) : 0;
+  reserve_upload(image.width, image.height, chroma_bytes);  // allocates only when reserve() did not cover this frame
   check(cudaMemcpy2DAsync(upload_, image.width, image.data, image.stride, image.width, image.height,
                           cudaMemcpyHostToDevice, stream_),
         "cudaMemcpy2DAsync (frame upload)");
+  ImageView uploaded_image{upload_, image.width, image.height, image.width, {}};
+  if (chroma) uploaded_image.chroma = upload_chroma(image, upload_ + luma_bytes, chroma_bytes / 2);
   // The mask overwrites the upload copy once the frame was read from it; collect() downloads it.
   const MaskView uploaded{upload_, image.width};
-  submit(ImageView{upload_, image.width, image.height, image.width, {}}, options, nullptr, mask ? &uploaded : nullptr);
+  submit(uploaded_image, options, nullptr, mask ? &uploaded : nullptr);
   if (mask) frame_.host_mask = *mask;
+}
+
+// U's rows, then V's, each as the frame lays them out (NV12's interleaved bytes copied twice, I420's
+// plane once): `plane_bytes` apart from `to`, one 2D copy each on stream_.
+ChromaView FramePipeline::upload_chroma(const ImageView& image, std::uint8_t* to, std::size_t plane_bytes) {
+  const ChromaView& c = image.chroma;
+  const std::size_t row = chroma_row_bytes(image.width, c.step);
+  const std::uint8_t* from[2] = {c.u, c.v};
+  for (int k = 0; k < 2; ++k)
+    check(cudaMemcpy2DAsync(to + k * plane_bytes, row, from[k], c.stride, row, (image.height + 1) / 2,
+                            cudaMemcpyHostToDevice, stream_),
+          "cudaMemcpy2DAsync (chroma upload)");
+  return ChromaView{to, to + plane_bytes, std::ptrdiff_t(row), c.step};
 }
 
 void FramePipeline::run_host(const ImageView& image, const Options& options, Result& result) {

@@ -78,7 +78,9 @@ class FramePipeline {
   // The foreground stage of a frame whose options ask for it, queued on stream_ (outside any
   // graph): returns the mask plane, which the frame's labelling reads with threshold 0.
   ImageView queue_foreground(const ImageView& image, const Options& options);
-  void reserve_upload(int width, int height);
+  // Room for a width x height frame and `chroma_bytes` of its chroma in run_host's copy.
+  void reserve_upload(int width, int height, std::size_t chroma_bytes);
+  ChromaView upload_chroma(const ImageView& image, std::uint8_t* to, std::size_t plane_bytes);
   void label_and_analyze(const ImageView& image, const Options& options, StageTimer* timer);
   // Room for n components in the host list; the first `keep` stay when it moves.
   void grow_host_results(std::uint32_t n, std::uint32_t keep = 0);

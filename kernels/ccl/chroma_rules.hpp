@@ -1,0 +1,62 @@
+// Options::chroma's per-block and per-pixel rules (ccl/foreground.hpp, steps 2, 5 and 6), shared by
+// the CPU and CUDA backends so both compute the same bytes from the same integers.
+#pragma once
+
+#include <cstdint>
+
+#include "ccl/foreground.hpp"
+
+namespace ccl {
+
+CCL_FOREGROUND_HOST_DEVICE inline int level_distance(int a, int b) { return a > b ? a - b : b - a; }
+
+// Step 2: the block's colour strays from its background.
+CCL_FOREGROUND_HOST_DEVICE inline bool chroma_changed(int u, int v, int mean_u, int mean_v, int deviation) {
+  const int du = level_distance(u, mean_u), dv = level_distance(v, mean_v);
+  return (du > dv ? du : dv) >= deviation;
+}
+
+// Step 5's first two tests: 6/16..15/16 of the background's light, and its colour within kShadowChroma.
+CCL_FOREGROUND_HOST_DEVICE inline bool shadow_light(int in, int mean) {
+  return in < mean && 16 * in >= kShadowRatioLow * mean && 16 * in <= kShadowRatioHigh * mean;
+}
+CCL_FOREGROUND_HOST_DEVICE inline bool shadow_colour(int u, int v, int mean_u, int mean_v) {
+  return level_distance(u, mean_u) <= kShadowChroma && level_distance(v, mean_v) <= kShadowChroma;
+}
+
+// Step 5's texture: the window's luma proportional to its background, sum |I SM - M SI| <= tau n SM
+// over the (2 kShadowRadius + 1)^2 window around (x, y) clipped to the width x height frame.
+// in(x, y) and mean(x, y) read I and M.
+template <typename In, typename Mean>
+CCL_FOREGROUND_HOST_DEVICE bool shadow_texture(int x, int y, int width, int height, In in, Mean mean) {
+  const int r = kShadowRadius;
+  const int x0 = x - r < 0 ? 0 : x - r, x1 = x + r >= width ? width - 1 : x + r;
+  const int y0 = y - r < 0 ? 0 : y - r, y1 = y + r >= height ? height - 1 : y + r;
+  std::int64_t n = 0, si = 0, sm = 0;
+  for (int v = y0; v <= y1; ++v)
+    for (int u = x0; u <= x1; ++u) ++n, si += in(u, v), sm += mean(u, v);
+  std::int64_t e = 0;
+  for (int v = y0; v <= y1; ++v)
+    for (int u = x0; u <= x1; ++u) {
+      const std::int64_t d = std::int64_t(in(u, v)) * sm - std::int64_t(mean(u, v)) * si;
+      e += d < 0 ? -d : d;
+    }
+  return e <= std::int64_t(kShadowTexture) * n * sm;
+}
+
+// Step 6 for one block: U_M, V_M move a level towards U, V where `learn`; V_c follows kChromaFactor
+// D_c up to the ceiling, never below the floor, wherever D_c != 0.
+CCL_FOREGROUND_HOST_DEVICE inline void chroma_learn(std::uint8_t& mean_u, std::uint8_t& mean_v,
+                                                    std::uint8_t& deviation, int u, int v, bool learn) {
+  if (learn) {
+    mean_u = std::uint8_t(mean_u + (mean_u < u) - (mean_u > u));
+    mean_v = std::uint8_t(mean_v + (mean_v < v) - (mean_v > v));
+  }
+  const int du = level_distance(u, mean_u), dv = level_distance(v, mean_v), d = du > dv ? du : dv;
+  if (d == 0) return;
+  const int target = kChromaFactor * d < kChromaMaxDeviation ? kChromaFactor * d : kChromaMaxDeviation;
+  const int next = deviation + (deviation < target) - (deviation > target);
+  deviation = std::uint8_t(next < kChromaMinDeviation ? kChromaMinDeviation : next);
+}
+
+}  // namespace ccl

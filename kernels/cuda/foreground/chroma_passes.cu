@@ -1,0 +1,152 @@
+#include "foreground/chroma_passes.cuh"
+
+#include "ccl/chroma_rules.hpp"
+#include "host/cuda_check.hpp"
+#include "primitives/pair_sums.cuh"
+
+namespace ccl::cuda {
+namespace {
+
+constexpr int kRowsOfBlocks = 8;  // a thread block is 32 x 8 chroma blocks: a warp is one row of 32
+
+enum class ChromaTurn { Start, Relearn, Step };
+
+// What the frame does to the chroma model, the same in every thread: the luma's R decides relearning.
+__device__ ChromaTurn chroma_turn(const ChromaFrame& f) {
+  if (f.model.start) return ChromaTurn::Start;
+  const AdaptiveStatus& previous = *f.luma_model.status_in;
+  const std::uint64_t pixels = std::uint64_t(f.width) * std::uint64_t(f.height);
+  return next_relearn_frames(previous.relearn, previous.foreground, pixels) > 0 ? ChromaTurn::Relearn
+                                                                                : ChromaTurn::Step;
+}
+
+__device__ int sample(const std::uint8_t* plane, const ChromaView& c, int cx, int cy) {
+  return plane[std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step];
+}
+
+// Calls f(x, y) for each pixel of block (cx, cy) inside the frame.
+template <typename F>
+__device__ void for_block_pixels(const ChromaFrame& frame, int cx, int cy, F f) {
+  for (int y = 2 * cy; y < 2 * cy + 2 && y < frame.height; ++y)
+    for (int x = 2 * cx; x < 2 * cx + 2 && x < frame.width; ++x) f(x, y);
+}
+
+// The thread block's (U_M, U) and (V_M, V) pairs into the frame's status; every thread calls it.
+__device__ void add_block_sums(const PairSums& u, const PairSums& v, AdaptiveStatus* status) {
+  __shared__ LightSums block_u, block_v;
+  const bool first = threadIdx.x == 0 && threadIdx.y == 0;
+  if (first) block_u = block_v = LightSums{};
+  __syncthreads();
+  u.add_warp_to(block_u, int(threadIdx.x));
+  v.add_warp_to(block_v, int(threadIdx.x));
+  __syncthreads();
+  if (!first) return;
+  add_light(status->chroma_u, block_u);
+  add_light(status->chroma_v, block_v);
+}
+
+// Step 1 and 2, or a start or relearning frame (whose sums it adds).
+__global__ void __launch_bounds__(32 * kRowsOfBlocks) chroma_before_luma_kernel(ChromaFrame f) {
+  const ChromaTurn turn = chroma_turn(f);
+  const int cx = int(blockIdx.x * blockDim.x + threadIdx.x), cy = int(blockIdx.y * blockDim.y + threadIdx.y);
+  PairSums sums_u, sums_v;
+  if (cx < f.model.width && cy < f.model.height) {
+    const std::size_t at = std::size_t(cy) * f.model.width + cx;
+    const int u = sample(f.chroma.u, f.chroma, cx, cy), v = sample(f.chroma.v, f.chroma, cx, cy);
+    std::uint8_t& mean_u = f.model.u[at];
+    std::uint8_t& mean_v = f.model.v[at];
+    if (turn == ChromaTurn::Start) {
+      mean_u = std::uint8_t(u), mean_v = std::uint8_t(v), f.model.deviation[at] = kChromaMinDeviation;
+    } else if (turn == ChromaTurn::Relearn) {  // the previous frame's sums, as the luma's light fit
+      const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
+      const AdaptiveStatus& previous = *f.luma_model.status_in;
+      mean_u = std::uint8_t(apply_light(fit_light(previous.chroma_u, blocks), mean_u));
+      mean_v = std::uint8_t(apply_light(fit_light(previous.chroma_v, blocks), mean_v));
+    } else {
+      bool absorbed = false;  // C as the previous frame left it
+      for_block_pixels(f, cx, cy, [&](int x, int y) {
+        absorbed |= f.luma_model.c_in[std::ptrdiff_t(y) * f.luma_model.pitch + x] >= f.absorb_frames;
+      });
+      if (absorbed) mean_u = std::uint8_t(u), mean_v = std::uint8_t(v);
+      f.model.changed[at] = std::uint8_t(chroma_changed(u, v, mean_u, mean_v, f.model.deviation[at]));
+    }
+    sums_u.add(unsigned(u), mean_u);
+    sums_v.add(unsigned(v), mean_v);
+  }
+  if (turn != ChromaTurn::Step) add_block_sums(sums_u, sums_v, f.luma_model.status_out);
+}
+
+// Luma foreground within kChromaReach of (x, y), stepping (dx, dy), inside the frame.
+__device__ bool luma_within_reach(const ChromaFrame& f, const std::uint8_t* mask, std::ptrdiff_t pitch, int x, int y,
+                                  int dx, int dy) {
+  for (int k = 1; k <= kChromaReach; ++k) {
+    const int u = x + k * dx, v = y + k * dy;
+    if (u < 0 || v < 0 || u >= f.width || v >= f.height) return false;
+    if (mask[std::ptrdiff_t(v) * pitch + u]) return true;
+  }
+  return false;
+}
+
+// Steps 4 to 6; a start or relearning frame's mask passes through.
+__global__ void __launch_bounds__(32 * kRowsOfBlocks)
+    chroma_after_luma_kernel(ChromaFrame f, const std::uint8_t* mask, std::uint8_t* out, std::ptrdiff_t pitch) {
+  const ChromaTurn turn = chroma_turn(f);
+  const int cx = int(blockIdx.x * blockDim.x + threadIdx.x), cy = int(blockIdx.y * blockDim.y + threadIdx.y);
+  const bool inside = cx < f.model.width && cy < f.model.height;
+  if (turn != ChromaTurn::Step) {  // the same in the whole grid: no thread waits at a barrier
+    if (inside)
+      for_block_pixels(f, cx, cy, [&](int x, int y) { out[std::ptrdiff_t(y) * pitch + x] = mask[std::ptrdiff_t(y) * pitch + x]; });
+    return;
+  }
+  const SigmaDeltaPlanes& luma = f.luma_model;
+  const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
+  const bool colour = has_colour(luma.status_in->chroma_u, luma.status_in->chroma_v, blocks);
+  PairSums sums_u, sums_v;
+  if (inside) {
+    const std::size_t at = std::size_t(cy) * f.model.width + cx;
+    const int u = sample(f.chroma.u, f.chroma, cx, cy), v = sample(f.chroma.v, f.chroma, cx, cy);
+    const int mean_u = f.model.u[at], mean_v = f.model.v[at];  // as step 1 left them
+    const bool changed = f.model.changed[at] != 0;
+    auto in = [&](int x, int y) { return int(f.luma[std::ptrdiff_t(y) * f.luma_stride + x]); };
+    auto background = [&](int x, int y) { return int(luma.m_out[std::ptrdiff_t(y) * luma.pitch + x]); };
+    bool foreground = false, in_gap = false;
+    for_block_pixels(f, cx, cy, [&](int x, int y) {
+      const std::ptrdiff_t p = std::ptrdiff_t(y) * pitch + x;
+      const bool luma_fg = mask[p] != 0;
+      const bool gap = luma_fg ||
+                       (luma_within_reach(f, mask, pitch, x, y, -1, 0) && luma_within_reach(f, mask, pitch, x, y, 1, 0)) ||
+                       (luma_within_reach(f, mask, pitch, x, y, 0, -1) && luma_within_reach(f, mask, pitch, x, y, 0, 1));
+      bool fg = luma_fg || (changed && gap);
+      if (fg && colour && shadow_light(in(x, y), background(x, y)) && shadow_colour(u, v, mean_u, mean_v) &&
+          shadow_texture(x, y, f.width, f.height, in, background))
+        fg = false;
+      out[p] = std::uint8_t(fg);
+      foreground |= luma.c_out[std::ptrdiff_t(y) * luma.pitch + x] != 0;
+      in_gap |= gap;
+    });
+    const bool slow_turn = luma.frame_index % kForegroundUpdatePeriod == 0;
+    chroma_learn(f.model.u[at], f.model.v[at], f.model.deviation[at], u, v, !foreground && (!in_gap || slow_turn));
+    sums_u.add(unsigned(u), f.model.u[at]);
+    sums_v.add(unsigned(v), f.model.v[at]);
+  }
+  add_block_sums(sums_u, sums_v, luma.status_out);
+}
+
+dim3 block_grid(const ChromaFrame& f) {
+  return dim3((f.model.width + 31) / 32, (f.model.height + kRowsOfBlocks - 1) / kRowsOfBlocks);
+}
+
+}  // namespace
+
+void queue_chroma_before_luma(const ChromaFrame& frame, cudaStream_t stream) {
+  chroma_before_luma_kernel<<<block_grid(frame), dim3(32, kRowsOfBlocks), 0, stream>>>(frame);
+  check_launch("chroma_before_luma_kernel");
+}
+
+void queue_chroma_after_luma(const ChromaFrame& frame, const std::uint8_t* luma_mask, std::uint8_t* out,
+                             std::ptrdiff_t pitch, cudaStream_t stream) {
+  chroma_after_luma_kernel<<<block_grid(frame), dim3(32, kRowsOfBlocks), 0, stream>>>(frame, luma_mask, out, pitch);
+  check_launch("chroma_after_luma_kernel");
+}
+
+}  // namespace ccl::cuda

@@ -1,0 +1,210 @@
+// Options::chroma on the GPU: colour sequences (tests/common/colour_frames.hpp) through the CUDA
+// backend, the CPU backend and oracle::AdaptiveChroma, the mask that is labelled compared byte for
+// byte and the results in full, frame by frame: I420 and NV12 with padded rows, sizes around the
+// 256x32 foreground tile and the 32x8 chroma thread block, odd sizes (clipped blocks), with and
+// without cudaccl's morphology, device and host frames, 1080p (thousands of blocks' sums), and a
+// stream whose chroma comes and goes, or that is reset.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "chroma_oracle.hpp"
+#include "colour_frames.hpp"
+#include "gpu_harness.hpp"
+
+namespace {
+
+using colour_frames::ColourFrame;
+using gpu_test::harness;
+using gpu_test::Upload;
+
+// The frame's bytes in device (or host) memory as the analyzer reads them.
+struct LaidOut {
+  colour_frames::ChromaBuffer chroma;  // host bytes
+  gpu_test::DeviceBuffer luma_device, chroma_device;
+};
+
+struct Shown {
+  ccl::Result result;
+  std::vector<std::uint8_t> mask;  // width*height, 0 or 255
+};
+
+// One frame through the harness's CUDA analyzer, its mask downloaded.
+Shown run_gpu(const ColourFrame& f, const ccl::Options& o, bool nv12, int pad, bool with_chroma, Upload upload,
+              LaidOut& buffers) {
+  const frames::Frame& l = f.luma;
+  buffers.chroma = colour_frames::lay_out(f.chroma, nv12, pad);
+  ccl::ImageView image{l.pixels.data(), l.width, l.height, l.stride, with_chroma ? buffers.chroma.view : ccl::ChromaView{}};
+  Shown s;
+  s.mask.resize(std::size_t(l.width) * l.height);
+  if (upload == Upload::Host) {
+    const ccl::MaskView mask{s.mask.data(), l.width};
+    harness().gpu.submit_host(image, o, &mask);
+    harness().gpu.collect(s.result);
+    return s;
+  }
+  auto* luma = static_cast<std::uint8_t*>(buffers.luma_device.get(l.pixels.size()));
+  auto* chroma = static_cast<std::uint8_t*>(buffers.chroma_device.get(buffers.chroma.bytes.size()));
+  auto* mask = static_cast<std::uint8_t*>(harness().image.get(s.mask.size()));
+  EXPECT_TRUE(luma && chroma && mask);
+  EXPECT_EQ(cudaMemcpy(luma, l.pixels.data(), l.pixels.size(), cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(chroma, buffers.chroma.bytes.data(), buffers.chroma.bytes.size(), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  image.data = luma;
+  if (with_chroma) {
+    const std::uint8_t* host = buffers.chroma.bytes.data();
+    image.chroma.u = chroma + (buffers.chroma.view.u - host);
+    image.chroma.v = chroma + (buffers.chroma.view.v - host);
+  }
+  const ccl::MaskView view{mask, l.width};
+  harness().gpu.run(image, o, s.result, nullptr, &view);
+  EXPECT_EQ(cudaMemcpy(s.mask.data(), mask, s.mask.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  return s;
+}
+
+Shown run_cpu(ccl::Analyzer& cpu, const ColourFrame& f, const ccl::Options& o, bool nv12, int pad, bool with_chroma) {
+  const frames::Frame& l = f.luma;
+  const colour_frames::ChromaBuffer chroma = colour_frames::lay_out(f.chroma, nv12, pad);
+  Shown s;
+  s.mask.resize(std::size_t(l.width) * l.height);
+  const ccl::MaskView mask{s.mask.data(), l.width};
+  cpu.run({l.pixels.data(), l.width, l.height, l.stride, with_chroma ? chroma.view : ccl::ChromaView{}}, o, s.result,
+          nullptr, &mask);
+  return s;
+}
+
+std::size_t first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+  std::size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  return i;
+}
+
+struct Layout {
+  bool nv12 = false;
+  int pad = 0;
+  Upload upload = Upload::Device;
+  bool oracle = true;  // also against oracle::AdaptiveChroma (small frames: it is brute force)
+};
+
+std::string describe(const Layout& run, const ccl::Options& o, const frames::Frame& f) {
+  return f.name + " " + std::to_string(f.width) + "x" + std::to_string(f.height) + (run.nv12 ? " NV12" : " I420") +
+         " pad=" + std::to_string(run.pad) + (run.upload == Upload::Host ? " host" : " device") +
+         " open=" + std::to_string(o.open_radius) + " close=" + std::to_string(o.close_radius) +
+         " shrink=" + std::to_string(o.shrink_radius) + " absorb=" + std::to_string(o.absorb_frames);
+}
+
+// `seq` through a fresh CUDA model, a fresh CPU analyzer and (run.oracle) the oracle; stops at the
+// first frame that differs. `chroma_at(t)`: whether frame t passes its chroma. Returns the frames
+// with a component.
+std::size_t expect_agree(const std::vector<ColourFrame>& seq, const ccl::Options& o, const Layout& run,
+                         bool (*chroma_at)(std::size_t) = nullptr) {
+  harness().gpu.set_background_model(ccl::make_cuda_background_model());
+  std::unique_ptr<ccl::Analyzer> cpu = ccl::make_cpu_analyzer();
+  oracle::AdaptiveChroma oracle_model;
+  LaidOut buffers;
+  std::size_t with_components = 0;
+  for (std::size_t t = 0; t < seq.size(); ++t) {
+    const ColourFrame& f = seq[t];
+    const bool with_chroma = !chroma_at || chroma_at(t);
+    const std::string what = describe(run, o, f.luma) + (with_chroma ? "" : " (no chroma)");
+    const Shown got = run_gpu(f, o, run.nv12, run.pad, with_chroma, run.upload, buffers);
+    const Shown want = run_cpu(*cpu, f, o, run.nv12, run.pad, with_chroma);
+    const std::size_t at = first_difference(got.mask, want.mask);
+    EXPECT_EQ(at, want.mask.size()) << "GPU vs CPU mask at pixel (" << at % f.luma.width << "," << at / f.luma.width
+                                    << ") of " << what;
+    EXPECT_EQ(compare::diff(got.result, want.result), "") << "GPU vs CPU: " << what;
+    if (run.oracle) {
+      const oracle::Mask raw = oracle_model.next(f.luma, f.chroma, o.motion_factor, o.absorb_frames);
+      const oracle::Mask clean =
+          oracle::clean_up(raw, f.luma.width, f.luma.height, o.open_radius, o.close_radius, o.shrink_radius);
+      int wrong = 0;
+      for (std::size_t p = 0; p < clean.size(); ++p) wrong += (got.mask[p] == ccl::kMaskForeground) != (clean[p] != 0);
+      EXPECT_EQ(wrong, 0) << "GPU vs oracle: " << what;
+    }
+    ++gpu_test::frames_checked;
+    with_components += got.result.n_components_total > 0;
+    if (::testing::Test::HasFailure()) break;
+  }
+  return with_components;
+}
+
+ccl::Options colour_options(int absorb_frames, bool recipe) {
+  ccl::Options o;
+  o.foreground = ccl::Foreground::Adaptive;
+  o.chroma = true;
+  o.absorb_frames = absorb_frames;
+  o.motion_factor = 3;
+  return recipe ? ccl::adaptive_recipe(o) : o;
+}
+
+TEST(ChromaForeground, StreetAgrees) {
+  const int n = gpu_test::quick() ? 30 : 70;
+  const gpu_test::Size sizes[] = {{96, 64}, {67, 45}, {300, 70}, {257, 61}};
+  std::size_t frames = 0, with_components = 0;
+  for (const gpu_test::Size size : sizes) {
+    if (gpu_test::quick() && size.w > 100) continue;
+    for (const bool nv12 : {false, true})
+      for (const bool recipe : {false, true}) {
+        const Layout run{nv12, nv12 ? 3 : 0, recipe && nv12 ? Upload::Host : Upload::Device, true};
+        const auto seq = colour_frames::street(size.w, size.h, n, 7u + unsigned(size.w), run.pad);
+        with_components += expect_agree(seq, colour_options(8, recipe), run);
+        frames += seq.size();
+        if (HasFailure()) return;
+      }
+  }
+  EXPECT_GT(with_components, frames / 2) << "most masks came out empty: the comparisons prove little";
+}
+
+TEST(ChromaForeground, RandomColourAgrees) {
+  const gpu_test::Size sizes[] = {{1, 1}, {2, 3}, {3, 2}, {33, 17}, {41, 29}, {64, 9}, {255, 33}};
+  std::uint32_t seed = 0;
+  for (const gpu_test::Size size : sizes)
+    for (const bool nv12 : {false, true}) {
+      ++seed;
+      const Layout run{nv12, int(seed % 3), seed % 4 == 3 ? Upload::Host : Upload::Device, true};
+      expect_agree(colour_frames::random_colour(size.w, size.h, gpu_test::quick() ? 12 : 30, seed, run.pad),
+                   colour_options(int(1 + seed % 3 * 4), seed % 2 == 0), run);
+      if (HasFailure()) return;
+    }
+}
+
+// cudaccl's recipe at 1080p against the CPU only: the chroma sums of half a million blocks must add
+// up to the CPU's, or relearning and the colour gate would differ.
+TEST(ChromaForeground, FullHdAgreesWithTheCpu) {
+  const int n = gpu_test::quick() ? 6 : 60;
+  const Layout run{true, 0, Upload::Device, false};
+  EXPECT_GT(expect_agree(colour_frames::street(1920, 1080, n, 99, 0), colour_options(8, true), run), 0u);
+  if (HasFailure()) return;
+  expect_agree(colour_frames::random_colour(1920, 1080, gpu_test::quick() ? 5 : 10, 5, 0), colour_options(3, true),
+               Layout{false, 0, Upload::Device, false});
+}
+
+// Chroma that comes and goes (a caller that passes luma only for a while) restarts the chroma
+// model on its return, as on the CPU; a reset starts both again.
+TEST(ChromaForeground, ChromaComesAndGoes) {
+  const auto seq = colour_frames::street(67, 45, 60, 3, 1);
+  const Layout run{true, 1, Upload::Device, false};
+  expect_agree(seq, colour_options(8, true), run, [](std::size_t t) { return t < 12 || (t >= 18 && t != 40); });
+  if (HasFailure()) return;
+  // The same stream again without a new model: reset() makes the next frame the first.
+  LaidOut buffers;
+  harness().gpu.set_background_model(nullptr);
+  const std::shared_ptr<ccl::BackgroundModel> model = ccl::make_cuda_background_model();
+  harness().gpu.set_background_model(model);
+  std::unique_ptr<ccl::Analyzer> cpu = ccl::make_cpu_analyzer();
+  const ccl::Options o = colour_options(8, true);
+  for (std::size_t t = 0; t < seq.size(); ++t) {
+    if (t == 30) {
+      model->reset();
+      cpu = ccl::make_cpu_analyzer();
+    }
+    const Shown got = run_gpu(seq[t], o, true, 1, true, Upload::Device, buffers);
+    const Shown want = run_cpu(*cpu, seq[t], o, true, 1, true);
+    EXPECT_EQ(first_difference(got.mask, want.mask), want.mask.size()) << seq[t].luma.name << " (reset at 30)";
+    ++gpu_test::frames_checked;
+    if (HasFailure()) return;
+  }
+}
+
+}  // namespace
