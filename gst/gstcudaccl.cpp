@@ -533,8 +533,7 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
       g_param_spec_boolean("chroma", "Chroma",
                            "foreground=adaptive on 4:2:0 YUV (NV12, I420...) reads the colour planes too: "
                            "colour joins the parts of an object whose luma matches the background, and a "
-                           "cast shadow (darker, same colour and texture) is background; no effect on GRAY8. "
-                           "CPU backend only for now",
+                           "cast shadow (darker, same colour and texture) is background; no effect on GRAY8",
                            defaults.chroma, flags));
   g_object_class_install_property(
       gobject_class, PROP_SHOW_MASK,

@@ -1,5 +1,6 @@
 // The benches' input ring: NV12 buffers from a GstCudaBufferPool (or, without a CUDA context, a
-// system-memory video pool), luma = the frame, chroma 128, uploaded once so no timed loop uploads.
+// system-memory video pool), luma = the frame, chroma 128 (or a still coloured ground, for
+// chroma=true), uploaded once so no timed loop uploads.
 #pragma once
 
 #include <gst/cuda/gstcudabufferpool.h>
@@ -18,8 +19,10 @@ namespace bench {
 
 class Nv12FrameRing {
  public:
-  // lumas[i]: frame i's luma, `stride` bytes per row. context nullptr: system memory.
-  Nv12FrameRing(GstCudaContext* context, int width, int height, int stride, const std::vector<const std::uint8_t*>& lumas) {
+  // lumas[i]: frame i's luma, `stride` bytes per row. context nullptr: system memory. `coloured`:
+  // U and V vary by a few levels from sample to sample, the same in every frame.
+  Nv12FrameRing(GstCudaContext* context, int width, int height, int stride, const std::vector<const std::uint8_t*>& lumas,
+                bool coloured = false) {
     gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, guint(width), guint(height));
     GST_VIDEO_INFO_FPS_N(&info) = 30;
     caps = gst_video_info_to_caps(&info);
@@ -39,8 +42,13 @@ class Nv12FrameRing {
       for (int r = 0; r < height; ++r)
         std::memcpy(y + std::size_t(r) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0), luma + std::size_t(r) * stride,
                     std::size_t(width));
-      std::memset(GST_VIDEO_FRAME_PLANE_DATA(&frame, 1), 128,
-                  std::size_t(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 1)) * GST_VIDEO_FRAME_COMP_HEIGHT(&frame, 1));
+      auto* uv = static_cast<std::uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 1));
+      const int uv_stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 1);
+      for (int cy = 0; cy < GST_VIDEO_FRAME_COMP_HEIGHT(&frame, 1); ++cy)
+        for (int cx = 0; cx < GST_VIDEO_FRAME_COMP_WIDTH(&frame, 1); ++cx) {
+          uv[cy * uv_stride + 2 * cx] = std::uint8_t(coloured ? 121 + (cx * 3 + cy * 5) % 15 : 128);
+          uv[cy * uv_stride + 2 * cx + 1] = std::uint8_t(coloured ? 122 + (cx * 5 + cy * 2) % 13 : 128);
+        }
       gst_video_frame_unmap(&frame);
       // Map for CUDA once so the upload happens now, not inside the timed loop.
       if (context) {

@@ -107,13 +107,16 @@ std::string get_property(GstElement* e, const char* name) {
 // stay at their defaults.
 std::string g_backend = "cuda";  // "cpu" with --cpu-element-check (system memory, no GPU)
 std::string g_foreground = "motion";
+bool g_chroma = false;  // --chroma: chroma=true, on frames whose ground has colour
 
 Props element_props(guint in_flight, bool roi = false) {
-  return {{"backend", g_backend},
-          {"foreground", g_foreground},
-          {"open", g_foreground == "motion" ? "1" : "0"},
-          {"attach-roi-meta", roi ? "true" : "false"},
-          {"frames-in-flight", std::to_string(in_flight)}};
+  Props props{{"backend", g_backend},
+              {"foreground", g_foreground},
+              {"open", g_foreground == "motion" ? "1" : "0"},
+              {"attach-roi-meta", roi ? "true" : "false"},
+              {"frames-in-flight", std::to_string(in_flight)}};
+  if (g_chroma) props.push_back({"chroma", "true"});
+  return props;
 }
 
 std::string props_text(const Props& props) {
@@ -139,7 +142,7 @@ std::vector<const std::uint8_t*> lumas_of(const bench::DaylightSequence& seq) {
 // The sequence as NV12 buffers uploaded once (bench/common/nv12_frame_ring.hpp; no context: system memory).
 struct Ring : bench::Nv12FrameRing {
   Ring(GstCudaContext* context, const bench::DaylightSequence& seq)
-      : Nv12FrameRing(context, seq.width, seq.height, seq.stride, lumas_of(seq)) {}
+      : Nv12FrameRing(context, seq.width, seq.height, seq.stride, lumas_of(seq), g_chroma) {}
   // Frame i of the stream, ping-pong over the ring; a shallow copy sharing the CUDA memory.
   GstBuffer* frame(std::size_t i) const { return gst_buffer_copy(buffers[ping_pong(i, buffers.size())]); }
 };
@@ -724,7 +727,7 @@ void usage() {
       "  [--cv-warmup N] [--streams N] [--stream-frames-1080 N] [--stream-frames-2160 N]\n"
       "  [--stream-warmup-1080 N] [--stream-warmup-2160 N] [--cv-cap-s S]\n"
       "  [--only-1080 | --only-2160] [--no-roi-variant] [--host-only] [--cpu-element-check WxH]\n"
-      "  [--objects N] [--noise-sigma S] [--foreground motion|adaptive]\n"
+      "  [--objects N] [--noise-sigma S] [--foreground motion|adaptive] [--chroma]\n"
       "--host-only: no GPU; the scene, the host Sigma-Delta reference counts and the OpenCV peers\n"
       "--cpu-element-check WxH: no GPU; cudaccl backend=cpu on system memory through the benchmark's code\n");
 }
@@ -738,6 +741,8 @@ int main(int argc, char** argv) {
     const bool v = i + 1 < argc;
     if (a == "--foreground" && i + 1 < argc)
       g_foreground = argv[++i];
+    else if (a == "--chroma")
+      g_chroma = true;
     else if (a == "--only-1080")
       cfg.only_1080 = true;
     else if (a == "--only-2160")

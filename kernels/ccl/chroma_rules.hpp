@@ -27,21 +27,24 @@ CCL_FOREGROUND_HOST_DEVICE inline bool shadow_colour(int u, int v, int mean_u, i
 // Step 5's texture: the window's luma proportional to its background, sum |I SM - M SI| <= tau n SM
 // over the (2 kShadowRadius + 1)^2 window around (x, y) clipped to the width x height frame.
 // in(x, y) and mean(x, y) read I and M.
+// In 32 bits: a residual is at most 255 * 25 * 255 and the sum 25 of them (asserted below).
 template <typename In, typename Mean>
 CCL_FOREGROUND_HOST_DEVICE bool shadow_texture(int x, int y, int width, int height, In in, Mean mean) {
-  const int r = kShadowRadius;
+  constexpr int r = kShadowRadius, side = 2 * r + 1;
+  static_assert(std::int64_t(side) * side * 255 * side * side * 255 * (kShadowTexture + 1) < (std::int64_t(1) << 31),
+                "the texture sums fit 32 bits");
   const int x0 = x - r < 0 ? 0 : x - r, x1 = x + r >= width ? width - 1 : x + r;
   const int y0 = y - r < 0 ? 0 : y - r, y1 = y + r >= height ? height - 1 : y + r;
-  std::int64_t n = 0, si = 0, sm = 0;
+  std::int32_t n = 0, si = 0, sm = 0;
   for (int v = y0; v <= y1; ++v)
     for (int u = x0; u <= x1; ++u) ++n, si += in(u, v), sm += mean(u, v);
-  std::int64_t e = 0;
+  std::int32_t e = 0;
   for (int v = y0; v <= y1; ++v)
     for (int u = x0; u <= x1; ++u) {
-      const std::int64_t d = std::int64_t(in(u, v)) * sm - std::int64_t(mean(u, v)) * si;
+      const std::int32_t d = in(u, v) * sm - mean(u, v) * si;
       e += d < 0 ? -d : d;
     }
-  return e <= std::int64_t(kShadowTexture) * n * sm;
+  return e <= kShadowTexture * n * sm;
 }
 
 // Step 6 for one block: U_M, V_M move a level towards U, V where `learn`; V_c follows kChromaFactor

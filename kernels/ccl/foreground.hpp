@@ -26,7 +26,7 @@
 //            fg = D >= V;  C = fg ? min(C + 1, 255) : 0
 //   F counts the frame's fg pixels before any morphology; the light fit's sums pair each pixel's I
 //   with the M the frame wrote.
-// Options::chroma (Adaptive, where ImageView::chroma is present; CPU backend only for now): per
+// Options::chroma (Adaptive, where ImageView::chroma is present; every backend): per
 // chroma block (cx, cy) = (x / 2, y / 2) a background U_M, V_M and a deviation V_c, and per frame
 // the sums of its (U_M, U) and (V_M, V) pairs, as the luma's. The frame after a reset (or the first
 // with chroma): U_M = U, V_M = V, V_c = kChromaMinDeviation. A relearning frame: U_M = L_u'(U_M),

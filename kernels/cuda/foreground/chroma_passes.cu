@@ -76,16 +76,60 @@ __global__ void __launch_bounds__(32 * kRowsOfBlocks) chroma_before_luma_kernel(
   if (turn != ChromaTurn::Step) add_block_sums(sums_u, sums_v, f.luma_model.status_out);
 }
 
-// Luma foreground within kChromaReach of (x, y), stepping (dx, dy), inside the frame.
-__device__ bool luma_within_reach(const ChromaFrame& f, const std::uint8_t* mask, std::ptrdiff_t pitch, int x, int y,
-                                  int dx, int dy) {
-  for (int k = 1; k <= kChromaReach; ++k) {
-    const int u = x + k * dx, v = y + k * dy;
-    if (u < 0 || v < 0 || u >= f.width || v >= f.height) return false;
-    if (mask[std::ptrdiff_t(v) * pitch + u]) return true;
+constexpr int kTileWidth = 2 * 32, kTileHeight = 2 * kRowsOfBlocks;  // a thread block's pixels
+
+// The luma mask around a thread block's pixels as bits, kChromaReach beyond them on every side:
+// bit b of word j of row r is pixel (x0 - kChromaReach + 32 j + b, y0 - kChromaReach + r), 0
+// outside the frame (the CPU's scans stop at the edge: the same gaps).
+struct MaskBits {
+  static constexpr int kWords = 3;  // 64 + 2 * 6 = 76 bits a row
+  static constexpr int kRows = kTileHeight + 2 * kChromaReach;
+  std::uint32_t words[kRows][kWords];
+
+  // Whole block (a warp is a row of 32 threads); the caller synchronises before reading.
+  __device__ void load(const std::uint8_t* mask, std::ptrdiff_t pitch, int x0, int y0, int width, int height) {
+    for (int i = int(threadIdx.y); i < kRows * kWords; i += int(blockDim.y)) {
+      const int r = i / kWords, j = i % kWords;
+      const int x = x0 - kChromaReach + 32 * j + int(threadIdx.x), y = y0 - kChromaReach + r;
+      const bool bit = x >= 0 && y >= 0 && x < width && y < height && mask[std::ptrdiff_t(y) * pitch + x] != 0;
+      const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
+      if (threadIdx.x == 0) words[r][j] = word;
+    }
   }
-  return false;
-}
+  __device__ bool at(int r, int p) const { return (words[r][p / 32] >> (p % 32)) & 1u; }
+
+  // Step 4's G of frame pixel (x, y): on the mask, or mask within the reach on both sides.
+  __device__ bool gap(int x, int y, int x0, int y0) const {
+    const int p = x - x0 + kChromaReach, r = y - y0 + kChromaReach;
+    const int first = p - kChromaReach, j = first / 32;  // j <= 1: word j + 1 exists
+    const std::uint64_t row = ((std::uint64_t(words[r][j + 1]) << 32) | words[r][j]) >> (first % 32);
+    constexpr std::uint64_t kReach = (1u << kChromaReach) - 1u;  // bits 0..5 left, 6 the pixel, 7..12 right
+    if ((row >> kChromaReach) & 1u) return true;
+    if ((row & kReach) && ((row >> (kChromaReach + 1)) & kReach)) return true;
+    bool up = false, down = false;
+    for (int k = 1; k <= kChromaReach; ++k) up |= at(r - k, p), down |= at(r + k, p);
+    return up && down;
+  }
+};
+
+// I or M around a thread block's pixels, kShadowRadius beyond them, for the shadows' windows; 0
+// outside the frame (the window is clipped there).
+struct ByteTile {
+  static constexpr int kWidth = kTileWidth + 2 * kShadowRadius, kHeight = kTileHeight + 2 * kShadowRadius;
+  std::uint8_t bytes[kWidth * kHeight];
+
+  // Whole block; the caller synchronises before reading.
+  __device__ void load(const std::uint8_t* plane, std::ptrdiff_t pitch, int x0, int y0, int width, int height) {
+    const int threads = int(blockDim.x * blockDim.y);
+    for (int i = int(threadIdx.y * blockDim.x + threadIdx.x); i < kWidth * kHeight; i += threads) {
+      const int x = x0 - kShadowRadius + i % kWidth, y = y0 - kShadowRadius + i / kWidth;
+      bytes[i] = x >= 0 && y >= 0 && x < width && y < height ? plane[std::ptrdiff_t(y) * pitch + x] : 0;
+    }
+  }
+  __device__ int at(int x, int y, int x0, int y0) const {
+    return bytes[(y - y0 + kShadowRadius) * kWidth + x - x0 + kShadowRadius];
+  }
+};
 
 // Steps 4 to 6; a start or relearning frame's mask passes through.
 __global__ void __launch_bounds__(32 * kRowsOfBlocks)
@@ -99,28 +143,38 @@ __global__ void __launch_bounds__(32 * kRowsOfBlocks)
     return;
   }
   const SigmaDeltaPlanes& luma = f.luma_model;
-  const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
-  const bool colour = has_colour(luma.status_in->chroma_u, luma.status_in->chroma_v, blocks);
+  __shared__ MaskBits mask_bits;
+  __shared__ ByteTile in_tile, mean_tile;
+  __shared__ bool colour;
+  const int x0 = int(blockIdx.x) * kTileWidth, y0 = int(blockIdx.y) * kTileHeight;
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
+    colour = has_colour(luma.status_in->chroma_u, luma.status_in->chroma_v, blocks);
+  }
+  mask_bits.load(mask, pitch, x0, y0, f.width, f.height);
+  __syncthreads();
+  if (colour) {  // the shadow test's windows, only on a picture with colour
+    in_tile.load(f.luma, f.luma_stride, x0, y0, f.width, f.height);
+    mean_tile.load(luma.m_out, luma.pitch, x0, y0, f.width, f.height);
+    __syncthreads();
+  }
   PairSums sums_u, sums_v;
   if (inside) {
     const std::size_t at = std::size_t(cy) * f.model.width + cx;
     const int u = sample(f.chroma.u, f.chroma, cx, cy), v = sample(f.chroma.v, f.chroma, cx, cy);
     const int mean_u = f.model.u[at], mean_v = f.model.v[at];  // as step 1 left them
     const bool changed = f.model.changed[at] != 0;
-    auto in = [&](int x, int y) { return int(f.luma[std::ptrdiff_t(y) * f.luma_stride + x]); };
-    auto background = [&](int x, int y) { return int(luma.m_out[std::ptrdiff_t(y) * luma.pitch + x]); };
+    auto in = [&](int x, int y) { return in_tile.at(x, y, x0, y0); };
+    auto background = [&](int x, int y) { return mean_tile.at(x, y, x0, y0); };
     bool foreground = false, in_gap = false;
     for_block_pixels(f, cx, cy, [&](int x, int y) {
-      const std::ptrdiff_t p = std::ptrdiff_t(y) * pitch + x;
-      const bool luma_fg = mask[p] != 0;
-      const bool gap = luma_fg ||
-                       (luma_within_reach(f, mask, pitch, x, y, -1, 0) && luma_within_reach(f, mask, pitch, x, y, 1, 0)) ||
-                       (luma_within_reach(f, mask, pitch, x, y, 0, -1) && luma_within_reach(f, mask, pitch, x, y, 0, 1));
+      const bool luma_fg = mask_bits.at(y - y0 + kChromaReach, x - x0 + kChromaReach);
+      const bool gap = mask_bits.gap(x, y, x0, y0);
       bool fg = luma_fg || (changed && gap);
       if (fg && colour && shadow_light(in(x, y), background(x, y)) && shadow_colour(u, v, mean_u, mean_v) &&
           shadow_texture(x, y, f.width, f.height, in, background))
         fg = false;
-      out[p] = std::uint8_t(fg);
+      out[std::ptrdiff_t(y) * pitch + x] = std::uint8_t(fg);
       foreground |= luma.c_out[std::ptrdiff_t(y) * luma.pitch + x] != 0;
       in_gap |= gap;
     });
