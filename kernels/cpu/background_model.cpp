@@ -47,7 +47,7 @@ void CpuBackgroundModel::update(const ImageView& image, const Options& options, 
         chroma_changes(image, count_.data(), options.absorb_frames, chroma_planes, changed_.data());
         light_ = adaptive_step(image, options.motion_factor, options.absorb_frames, frames_seen_, planes, mask,
                                foreground_);
-        chroma_fill(image, changed_.data(), between_.data(), scratch_.data(), mask);
+        chroma_fill(image, changed_.data(), between_.data(), FillScratch{above_.data(), column_edge_.data()}, mask);
         if (has_colour(chroma_light_.u, chroma_light_.v, blocks)) suppress_shadows(image, mean_.data(), chroma_planes, mask);
         chroma_light_ = chroma_step(image, count_.data(), between_.data(),
                                     frames_seen_ % kForegroundUpdatePeriod == 0, chroma_planes);
@@ -66,7 +66,8 @@ void CpuBackgroundModel::resize_chroma(std::size_t pixels) {
   const std::size_t blocks = pixels ? std::size_t((width_ + 1) / 2) * ((height_ + 1) / 2) : 0;
   for (auto* plane : {&chroma_u_, &chroma_v_, &chroma_deviation_, &changed_}) plane->resize(blocks);
   between_.resize(pixels);
-  scratch_.resize(pixels);
+  above_.resize(pixels);
+  column_edge_.resize(pixels ? std::size_t(width_) : 0);
 }
 
 }  // namespace cpu

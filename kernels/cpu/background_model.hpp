@@ -26,8 +26,9 @@ class CpuBackgroundModel final : public BackgroundModel {
   void resize_chroma(std::size_t pixels);
   std::vector<std::uint8_t> mean_, deviation_, count_;  // M, V and C
   // Options::chroma: U_M, V_M, V_c and this frame's changed blocks, per 2x2 block (empty: no chroma
-  // seen); the gap map and a scratch plane per pixel.
-  std::vector<std::uint8_t> chroma_u_, chroma_v_, chroma_deviation_, changed_, between_, scratch_;
+  // seen); the gap map and chroma_fill's scratch (FillScratch).
+  std::vector<std::uint8_t> chroma_u_, chroma_v_, chroma_deviation_, changed_, between_, above_;
+  std::vector<int> column_edge_;
   ChromaSums chroma_light_;  // the last frame's chroma sums
   int width_ = 0, height_ = 0;
   std::uint64_t frames_seen_ = 0;

@@ -40,10 +40,16 @@ ChromaSums chroma_relearn(const ImageView& image, const LightFit& fit_u, const L
 void chroma_changes(const ImageView& image, const std::uint8_t* count, int absorb_frames,
                     const ChromaPlanes& planes, std::uint8_t* blocks);
 
+// chroma_fill's work space: a byte per pixel and an int per column.
+struct FillScratch {
+  std::uint8_t* above;  // luma foreground within the reach above
+  int* column_edge;     // the row of the nearest luma foreground seen in the column
+};
+
 // After the luma step: `between` = 1 on the luma mask and in its gaps (luma foreground within
 // kChromaReach on both sides, across or along), and the mask gains the gap pixels whose block changed.
 void chroma_fill(const ImageView& image, const std::uint8_t* blocks, std::uint8_t* between,
-                 std::uint8_t* scratch, std::uint8_t* mask);
+                 const FillScratch& scratch, std::uint8_t* mask);
 
 // After the fill: the model learns (U_M, V_M where the block is background, V_c everywhere).
 ChromaSums chroma_step(const ImageView& image, const std::uint8_t* count, const std::uint8_t* between,

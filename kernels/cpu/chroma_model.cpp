@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <limits>
-#include <vector>
 
 #include "ccl/chroma_rules.hpp"
 #include "chroma_foreground.hpp"
@@ -64,7 +63,7 @@ void chroma_changes(const ImageView& image, const std::uint8_t* count, int absor
 // Two sweeps a row find luma foreground within the reach on the left and on the right; two a column,
 // above and below. Distances are taken to the nearest such pixel, so each sweep is one pass.
 void chroma_fill(const ImageView& image, const std::uint8_t* blocks, std::uint8_t* between,
-                 std::uint8_t* scratch, std::uint8_t* mask) {
+                 const FillScratch& scratch, std::uint8_t* mask) {
   const int w = image.width, h = image.height, cw = chroma_width(image), r = kChromaReach;
   constexpr int kFar = std::numeric_limits<int>::max() / 2;
   for (int y = 0; y < h; ++y) {
@@ -79,18 +78,19 @@ void chroma_fill(const ImageView& image, const std::uint8_t* blocks, std::uint8_
       if (l[x]) next = x;
     }
   }
-  std::vector<int> edge(std::size_t(w), -kFar);
+  int* edge = scratch.column_edge;
+  std::fill(edge, edge + w, -kFar);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       const std::size_t at = std::size_t(y) * w + x;
-      scratch[at] = std::uint8_t(y - edge[x] <= r);
+      scratch.above[at] = std::uint8_t(y - edge[x] <= r);
       if (mask[at]) edge[x] = y;
     }
-  std::fill(edge.begin(), edge.end(), kFar);
+  std::fill(edge, edge + w, kFar);
   for (int y = h - 1; y >= 0; --y)
     for (int x = 0; x < w; ++x) {
       const std::size_t at = std::size_t(y) * w + x;
-      between[at] = std::uint8_t(between[at] | (scratch[at] & (edge[x] - y <= r)));
+      between[at] = std::uint8_t(between[at] | (scratch.above[at] & (edge[x] - y <= r)));
       if (mask[at]) edge[x] = y;
     }
   for (int y = 0; y < h; ++y)

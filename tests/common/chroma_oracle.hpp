@@ -36,7 +36,8 @@ class AdaptiveChroma {
       return fg;
     }
     if (luma_.relearnt()) {
-      const Line lu = fit(su_), lv = fit(sv_);
+      const std::int64_t n = std::int64_t(um_.size());
+      const LightLine lu = fit_line(su_, n), lv = fit_line(sv_, n);
       for (std::size_t b = 0; b < um_.size(); ++b) um_[b] = std::uint8_t(lu.at(um_[b])), vm_[b] = std::uint8_t(lv.at(vm_[b]));
       sums(c);
       return fg;
@@ -115,47 +116,22 @@ class AdaptiveChroma {
   }
 
  private:
-  struct Sums {
-    std::int64_t m = 0, i = 0, mm = 0, mi = 0;
-  };
-  struct Line {
-    std::int64_t gain = 65536, offset = 0;
-    int at(int m) const {
-      const std::int64_t v = gain * m + offset + 32768;
-      return v < 0 ? 0 : int(std::min<std::int64_t>(v / 65536, 255));
-    }
-  };
   // The previous frame's U_M, V_M variances (Q8, from its sums) add up to more than 1 level^2.
   bool colourful() const {
-    const std::int64_t p = std::int64_t(um_.size());
-    auto variance = [p](const Sums& s) { return s.mm * 256 / p - (s.m * 256 / p) * (s.m * 256 / p) / 256; };
-    return variance(su_) + variance(sv_) > 256;
+    const std::int64_t n = std::int64_t(um_.size());
+    return su_.variance(n) + sv_.variance(n) > 256;
   }
   static int step_towards(int from, int to) { return from < to ? from + 1 : from > to ? from - 1 : from; }
-  // The least-squares line of this frame's samples on their background, as the luma's light fit.
-  Line fit(const Sums& s) const {
-    const std::int64_t p = std::int64_t(um_.size());
-    const std::int64_t mm = s.m * 256 / p, mi = s.i * 256 / p;
-    const std::int64_t var = s.mm * 256 / p - mm * mm / 256, cov = s.mi * 256 / p - mm * mi / 256;
-    Line l;
-    l.gain = var > 256 ? cov * 65536 / var : 65536;
-    l.gain = std::min<std::int64_t>(std::max<std::int64_t>(l.gain, 0), 4 * 65536);
-    l.offset = mi * 256 - l.gain * mm / 256;
-    return l;
-  }
   void sums(const Chroma& c) {
-    su_ = sv_ = Sums{};
-    for (std::size_t b = 0; b < um_.size(); ++b) {
-      su_.m += um_[b], su_.i += c.u[b], su_.mm += um_[b] * um_[b], su_.mi += um_[b] * c.u[b];
-      sv_.m += vm_[b], sv_.i += c.v[b], sv_.mm += vm_[b] * vm_[b], sv_.mi += vm_[b] * c.v[b];
-    }
+    su_ = sv_ = LightMoments{};
+    for (std::size_t b = 0; b < um_.size(); ++b) su_.add(um_[b], c.u[b]), sv_.add(vm_[b], c.v[b]);
   }
 
   Adaptive luma_;
   bool started_ = false;
   int width_ = 0, height_ = 0;
   std::vector<std::uint8_t> um_, vm_, vc_;
-  Sums su_, sv_;
+  LightMoments su_, sv_;  // the frame's (U_M, U) and (V_M, V) pairs
 };
 
 }  // namespace oracle

@@ -16,6 +16,33 @@ namespace oracle {
 // Mask bytes are 0 or 1, width*height, no padding.
 using Mask = std::vector<std::uint8_t>;
 
+// The sums of a frame's (M, I) pairs, and the least-squares line of I on M they give, in fixed point
+// (Q8 means and moments, Q16 gain and offset): the adaptive model's light fit, luma's and chroma's.
+struct LightMoments {
+  std::int64_t m = 0, i = 0, mm = 0, mi = 0;
+  void add(std::int64_t mean, std::int64_t in) { m += mean, i += in, mm += mean * mean, mi += mean * in; }
+  // The variance of M over n pairs, Q8.
+  std::int64_t variance(std::int64_t n) const { return mm * 256 / n - (m * 256 / n) * (m * 256 / n) / 256; }
+};
+
+struct LightLine {
+  std::int64_t gain = 65536, offset = 0;
+  int at(int m) const {
+    const std::int64_t v = gain * m + offset + 32768;
+    return v < 0 ? 0 : int(std::min<std::int64_t>(v / 65536, 255));
+  }
+};
+
+inline LightLine fit_line(const LightMoments& s, std::int64_t n) {
+  const std::int64_t mm = s.m * 256 / n, mi = s.i * 256 / n;
+  const std::int64_t var = s.variance(n), cov = s.mi * 256 / n - mm * mi / 256;
+  LightLine l;
+  l.gain = var > 256 ? cov * 65536 / var : 65536;
+  l.gain = std::min<std::int64_t>(std::max<std::int64_t>(l.gain, 0), 4 * 65536);
+  l.offset = mi * 256 - l.gain * mm / 256;
+  return l;
+}
+
 class SigmaDelta {
  public:
   // The mask of `f` under the model, updating it; the first frame (or one of another size) resets.
@@ -80,7 +107,7 @@ class Adaptive {
       else if (8 * last_count_ > 3 * fg.size()) relearn_ = 4;  // more than 3/8 of the frame: relearn 4 frames
     }
     std::size_t count = 0;
-    if (!first && relearn_ > 0) fit(fg.size());
+    if (!first && relearn_ > 0) line_ = fit_line(moments_, std::int64_t(fg.size()));
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) {
         const std::size_t i = std::size_t(y) * w + x;
@@ -90,7 +117,7 @@ class Adaptive {
           continue;
         }
         if (relearn_ > 0) {  // the background follows the previous frame's light fit
-          m_[i] = std::uint8_t(light(m_[i]));
+          m_[i] = std::uint8_t(line_.at(m_[i]));
           c_[i] = 0;
           continue;
         }
@@ -115,12 +142,9 @@ class Adaptive {
         m_[i] = std::uint8_t(m); v_[i] = std::uint8_t(v); c_[i] = std::uint8_t(c);
       }
     last_count_ = count;
-    sm_ = si_ = smm_ = smi_ = 0;  // this frame's I with the M it wrote, for the next frame's fit
+    moments_ = LightMoments{};  // this frame's I with the M it wrote, for the next frame's fit
     for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        const std::int64_t m = m_[std::size_t(y) * w + x], in = f.at(x, y);
-        sm_ += m; si_ += in; smm_ += m * m; smi_ += m * in;
-      }
+      for (int x = 0; x < w; ++x) moments_.add(m_[std::size_t(y) * w + x], f.at(x, y));
     return fg;
   }
   void reset() { started_ = false; }
@@ -131,20 +155,8 @@ class Adaptive {
   unsigned long long frame_index() const { return t_; }
 
  private:
-  // Least squares of I on M in fixed point: Q8 means and moments, Q16 gain and offset.
-  void fit(std::size_t pixels) {
-    const std::int64_t p = std::int64_t(pixels);
-    const std::int64_t mm = sm_ * 256 / p, mi = si_ * 256 / p;
-    const std::int64_t var = smm_ * 256 / p - mm * mm / 256, cov = smi_ * 256 / p - mm * mi / 256;
-    gain_ = var > 256 ? cov * 65536 / var : 65536;
-    gain_ = std::min<std::int64_t>(std::max<std::int64_t>(gain_, 0), 4 * 65536);
-    offset_ = mi * 256 - gain_ * mm / 256;
-  }
-  int light(int m) const {
-    const std::int64_t v = gain_ * m + offset_ + 32768;
-    return v < 0 ? 0 : int(std::min<std::int64_t>(v / 65536, 255));
-  }
-  std::int64_t sm_ = 0, si_ = 0, smm_ = 0, smi_ = 0, gain_ = 65536, offset_ = 0;
+  LightMoments moments_;
+  LightLine line_;
 
   bool started_ = false;
   int width_ = 0, height_ = 0;

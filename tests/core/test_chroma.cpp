@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -48,18 +49,30 @@ Frame ground() {
   return f;
 }
 
-// The raw mask (no morphology) of `second` after `first` started the model.
-std::vector<std::uint8_t> mask_after(const Frame& first, const Frame& second, bool shadow, bool chroma) {
-  auto analyzer = ccl::make_cpu_analyzer();
-  ccl::Options o;
-  o.foreground = ccl::Foreground::Adaptive;
-  o.chroma = shadow;
-  std::vector<std::uint8_t> out(kW * kH);
-  ccl::MaskView mask{out.data(), kW};
-  ccl::Result r;
-  analyzer->run(first.view(chroma), o, r, nullptr, &mask);
-  analyzer->run(second.view(chroma), o, r, nullptr, &mask);
-  return out;
+// A CPU analyzer running Adaptive (no morphology), with Options::chroma = `chroma_option`; each
+// frame's mask lands in `mask`.
+struct MaskRunner {
+  std::unique_ptr<ccl::Analyzer> analyzer = ccl::make_cpu_analyzer();
+  ccl::Options options;
+  std::vector<std::uint8_t> mask = std::vector<std::uint8_t>(kW * kH);
+
+  explicit MaskRunner(bool chroma_option) {
+    options.foreground = ccl::Foreground::Adaptive;
+    options.chroma = chroma_option;
+  }
+  const std::vector<std::uint8_t>& run(const ccl::ImageView& image) {
+    const ccl::MaskView view{mask.data(), kW};
+    ccl::Result r;
+    analyzer->run(image, options, r, nullptr, &view);
+    return mask;
+  }
+};
+
+// The mask of `second` after `first` started the model; `chroma_present`: the frames carry chroma.
+std::vector<std::uint8_t> mask_after(const Frame& first, const Frame& second, bool chroma_option, bool chroma_present) {
+  MaskRunner runner(chroma_option);
+  runner.run(first.view(chroma_present));
+  return runner.run(second.view(chroma_present));
 }
 
 int count_inside(const std::vector<std::uint8_t>& m) {
@@ -204,18 +217,10 @@ TEST(ChromaForeground, AStandingObjectsColourKeepsJoiningItsParts) {
   Frame standing = striped_object(6);
   for (int cy = kY0 / 2; cy < kY1 / 2; ++cy)
     for (int cx = 1; cx < 15; ++cx) standing.u[cy * kCw + cx] = std::uint8_t(ground().u[cy * kCw + cx] + 60);
-  auto analyzer = ccl::make_cpu_analyzer();
-  ccl::Options o;
-  o.foreground = ccl::Foreground::Adaptive;
-  o.chroma = true;
-  std::vector<std::uint8_t> out(kW * kH);
-  ccl::MaskView mask{out.data(), kW};
-  ccl::Result r;
-  analyzer->run(ground().view(true), o, r, nullptr, &mask);
-  for (int t = 1; t <= 90; ++t) {  // 3 x 60 = 180 > 7 + 90: uncapped, V_c would pass 60 at t = 53
-    analyzer->run(standing.view(true), o, r, nullptr, &mask);
-    ASSERT_EQ(components(out), 1) << "frame " << t;
-  }
+  MaskRunner runner(true);
+  runner.run(ground().view(true));
+  for (int t = 1; t <= 90; ++t)  // 3 x 60 = 180 > 7 + 90: uncapped, V_c would pass 60 at t = 53
+    ASSERT_EQ(components(runner.run(standing.view(true))), 1) << "frame " << t;
 }
 
 TEST(ChromaForeground, ColourAloneIsNoObject) {

@@ -93,7 +93,6 @@ ChromaModelPlanes CudaBackgroundModel::chroma_update(bool present) {
   c.u = base;
   c.v = c.u + chroma_plane_bytes_;
   c.deviation = c.v + chroma_plane_bytes_;
-  c.changed = c.deviation + chroma_plane_bytes_;
   c.width = (width_ + 1) / 2;
   c.height = (height_ + 1) / 2;
   c.start = reset_pending_ || !chroma_live_;

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "ccl/foreground.hpp"
-#include "foreground/chroma_passes.cuh"
+#include "foreground/chroma_pass.cuh"
 #include "foreground/mask_source.cuh"
 
 namespace ccl::cuda {
@@ -47,7 +47,7 @@ class CudaBackgroundModel final : public BackgroundModel {
  private:
   static constexpr int kStatusSlots = 3;  // the previous frame's status, this frame's, the next one's
   static std::size_t status_bytes();      // the slots, rounded up so the chroma planes start aligned
-  static constexpr int kChromaPlanes = 4;  // U_M, V_M, V_c and the changed blocks
+  static constexpr int kChromaPlanes = 3;  // U_M, V_M, V_c
   // M0, V0, C0, M1, V1, C1, each plane_bytes_, kStatusSlots AdaptiveStatus (status_bytes_), then the
   // chroma planes, each chroma_plane_bytes_.
   std::uint8_t* planes_ = nullptr;

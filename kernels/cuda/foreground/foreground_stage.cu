@@ -1,6 +1,6 @@
 #include "foreground/foreground_stage.cuh"
 
-#include "foreground/chroma_passes.cuh"
+#include "foreground/chroma_pass.cuh"
 #include "foreground/cuda_background_model.cuh"
 #include "foreground/foreground_tiles.cuh"
 
@@ -44,9 +44,8 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
     if (chroma) {  // luma alone into the mask plane, colour and shadows into the spare: the first two passes
       const ChromaFrame frame{image.chroma, image.data,           image.stride, image.width,
                               image.height, options.absorb_frames, chroma_model, source.model};
-      queue_chroma_before_luma(frame, stream);
       queue_foreground_tiles(source, TileFilters{}, planes.mask, pitch, stream);
-      queue_chroma_after_luma(frame, planes.mask, planes.spare, pitch, stream);
+      queue_chroma_pass(frame, planes.mask, planes.spare, pitch, stream);
       model->end_update(stream);
       out = planes.spare;
       source = mask_plane(out, pitch, image);

@@ -12,7 +12,7 @@ namespace ccl::cuda {
 enum class MaskSourceKind : std::uint8_t { Threshold, Motion, Adaptive, MaskPlane };
 
 // Adaptive's per-stream state of one frame in device memory: F, R and the light sums, and with
-// Options::chroma the chroma model's (U_M, U) and (V_M, V) sums (foreground/chroma_passes.cuh).
+// Options::chroma the chroma model's (U_M, U) and (V_M, V) sums (foreground/chroma_pass.cuh).
 struct AdaptiveStatus {
   unsigned long long foreground;
   int relearn;

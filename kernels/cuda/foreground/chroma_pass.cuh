@@ -1,7 +1,8 @@
-// Options::chroma on the device (ccl/foreground.hpp, steps 1-6), around Adaptive's luma tile pass,
-// which then runs without filters: one kernel before it (start, relearn, or absorb and the changed
-// blocks) and one after (gap fill, shadows, learning), a thread per 2x2 block. The chroma model is
-// one copy in place: every step reads and writes its own block only.
+// Options::chroma on the device (ccl/foreground.hpp, steps 1-6): one kernel after Adaptive's luma
+// tile pass, which then runs without filters, a thread per 2x2 block: start or relearn, or absorb
+// (with C as the previous frame left it: the luma pass wrote the other copy), changed blocks, gap
+// fill, shadows and learning. The chroma model is one copy in place: a thread reads and writes its
+// own block only.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,7 +20,6 @@ struct ChromaModelPlanes {
   std::uint8_t* u = nullptr;          // U_M
   std::uint8_t* v = nullptr;          // V_M
   std::uint8_t* deviation = nullptr;  // V_c
-  std::uint8_t* changed = nullptr;    // step 2's K, from the kernel before the luma pass to the one after
   int width = 0, height = 0;
   bool start = false;  // the model's first frame, or the first with chroma: U_M = U, V_M = V, V_c = floor
 };
@@ -35,11 +35,10 @@ struct ChromaFrame {
   SigmaDeltaPlanes luma_model;  // the luma update's: C before (absorb) and after it, M after it, statuses
 };
 
-// Before the luma tile pass, on the same stream.
-void queue_chroma_before_luma(const ChromaFrame& frame, cudaStream_t stream);
-// After it: `luma_mask` (its 0/1 output) with colour's gaps filled and shadows cleared, into `out`
-// (both `pitch` bytes a row); the model learns and adds its sums to the frame's status.
-void queue_chroma_after_luma(const ChromaFrame& frame, const std::uint8_t* luma_mask, std::uint8_t* out,
-                             std::ptrdiff_t pitch, cudaStream_t stream);
+// After the luma tile pass, on its stream: `luma_mask` (its 0/1 output) with colour's gaps filled
+// and shadows cleared, into `out` (both `pitch` bytes a row); the model learns and adds its sums to
+// the frame's status.
+void queue_chroma_pass(const ChromaFrame& frame, const std::uint8_t* luma_mask, std::uint8_t* out, std::ptrdiff_t pitch,
+                       cudaStream_t stream);
 
 }  // namespace ccl::cuda

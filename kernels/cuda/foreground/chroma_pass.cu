@@ -1,4 +1,4 @@
-#include "foreground/chroma_passes.cuh"
+#include "foreground/chroma_pass.cuh"
 
 #include "ccl/chroma_rules.hpp"
 #include "host/cuda_check.hpp"
@@ -43,37 +43,6 @@ __device__ void add_block_sums(const PairSums& u, const PairSums& v, AdaptiveSta
   if (!first) return;
   add_light(status->chroma_u, block_u);
   add_light(status->chroma_v, block_v);
-}
-
-// Step 1 and 2, or a start or relearning frame (whose sums it adds).
-__global__ void __launch_bounds__(32 * kRowsOfBlocks) chroma_before_luma_kernel(ChromaFrame f) {
-  const ChromaTurn turn = chroma_turn(f);
-  const int cx = int(blockIdx.x * blockDim.x + threadIdx.x), cy = int(blockIdx.y * blockDim.y + threadIdx.y);
-  PairSums sums_u, sums_v;
-  if (cx < f.model.width && cy < f.model.height) {
-    const std::size_t at = std::size_t(cy) * f.model.width + cx;
-    const int u = sample(f.chroma.u, f.chroma, cx, cy), v = sample(f.chroma.v, f.chroma, cx, cy);
-    std::uint8_t& mean_u = f.model.u[at];
-    std::uint8_t& mean_v = f.model.v[at];
-    if (turn == ChromaTurn::Start) {
-      mean_u = std::uint8_t(u), mean_v = std::uint8_t(v), f.model.deviation[at] = kChromaMinDeviation;
-    } else if (turn == ChromaTurn::Relearn) {  // the previous frame's sums, as the luma's light fit
-      const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
-      const AdaptiveStatus& previous = *f.luma_model.status_in;
-      mean_u = std::uint8_t(apply_light(fit_light(previous.chroma_u, blocks), mean_u));
-      mean_v = std::uint8_t(apply_light(fit_light(previous.chroma_v, blocks), mean_v));
-    } else {
-      bool absorbed = false;  // C as the previous frame left it
-      for_block_pixels(f, cx, cy, [&](int x, int y) {
-        absorbed |= f.luma_model.c_in[std::ptrdiff_t(y) * f.luma_model.pitch + x] >= f.absorb_frames;
-      });
-      if (absorbed) mean_u = std::uint8_t(u), mean_v = std::uint8_t(v);
-      f.model.changed[at] = std::uint8_t(chroma_changed(u, v, mean_u, mean_v, f.model.deviation[at]));
-    }
-    sums_u.add(unsigned(u), mean_u);
-    sums_v.add(unsigned(v), mean_v);
-  }
-  if (turn != ChromaTurn::Step) add_block_sums(sums_u, sums_v, f.luma_model.status_out);
 }
 
 constexpr int kTileWidth = 2 * 32, kTileHeight = 2 * kRowsOfBlocks;  // a thread block's pixels
@@ -131,26 +100,40 @@ struct ByteTile {
   }
 };
 
-// Steps 4 to 6; a start or relearning frame's mask passes through.
+// Steps 1 to 6 but the luma's (3), a thread per 2x2 block; a start or relearning frame's mask passes through.
 __global__ void __launch_bounds__(32 * kRowsOfBlocks)
-    chroma_after_luma_kernel(ChromaFrame f, const std::uint8_t* mask, std::uint8_t* out, std::ptrdiff_t pitch) {
-  const ChromaTurn turn = chroma_turn(f);
+    chroma_kernel(ChromaFrame f, const std::uint8_t* mask, std::uint8_t* out, std::ptrdiff_t pitch) {
+  const ChromaTurn turn = chroma_turn(f);  // the same in the whole grid: every thread reaches the barriers
   const int cx = int(blockIdx.x * blockDim.x + threadIdx.x), cy = int(blockIdx.y * blockDim.y + threadIdx.y);
   const bool inside = cx < f.model.width && cy < f.model.height;
-  if (turn != ChromaTurn::Step) {  // the same in the whole grid: no thread waits at a barrier
-    if (inside)
+  const std::size_t at = std::size_t(cy) * f.model.width + cx;
+  const SigmaDeltaPlanes& luma = f.luma_model;
+  const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
+  PairSums sums_u, sums_v;
+  if (turn != ChromaTurn::Step) {
+    if (inside) {
+      const int u = sample(f.chroma.u, f.chroma, cx, cy), v = sample(f.chroma.v, f.chroma, cx, cy);
+      std::uint8_t& mean_u = f.model.u[at];
+      std::uint8_t& mean_v = f.model.v[at];
+      if (turn == ChromaTurn::Start) {
+        mean_u = std::uint8_t(u), mean_v = std::uint8_t(v), f.model.deviation[at] = kChromaMinDeviation;
+      } else {  // the previous frame's sums, as the luma's light fit
+        mean_u = std::uint8_t(apply_light(fit_light(luma.status_in->chroma_u, blocks), mean_u));
+        mean_v = std::uint8_t(apply_light(fit_light(luma.status_in->chroma_v, blocks), mean_v));
+      }
+      sums_u.add(unsigned(u), mean_u);
+      sums_v.add(unsigned(v), mean_v);
       for_block_pixels(f, cx, cy, [&](int x, int y) { out[std::ptrdiff_t(y) * pitch + x] = mask[std::ptrdiff_t(y) * pitch + x]; });
+    }
+    add_block_sums(sums_u, sums_v, luma.status_out);
     return;
   }
-  const SigmaDeltaPlanes& luma = f.luma_model;
   __shared__ MaskBits mask_bits;
   __shared__ ByteTile in_tile, mean_tile;
   __shared__ bool colour;
   const int x0 = int(blockIdx.x) * kTileWidth, y0 = int(blockIdx.y) * kTileHeight;
-  if (threadIdx.x == 0 && threadIdx.y == 0) {
-    const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
+  if (threadIdx.x == 0 && threadIdx.y == 0)
     colour = has_colour(luma.status_in->chroma_u, luma.status_in->chroma_v, blocks);
-  }
   mask_bits.load(mask, pitch, x0, y0, f.width, f.height);
   __syncthreads();
   if (colour) {  // the shadow test's windows, only on a picture with colour
@@ -158,30 +141,33 @@ __global__ void __launch_bounds__(32 * kRowsOfBlocks)
     mean_tile.load(luma.m_out, luma.pitch, x0, y0, f.width, f.height);
     __syncthreads();
   }
-  PairSums sums_u, sums_v;
   if (inside) {
-    const std::size_t at = std::size_t(cy) * f.model.width + cx;
     const int u = sample(f.chroma.u, f.chroma, cx, cy), v = sample(f.chroma.v, f.chroma, cx, cy);
-    const int mean_u = f.model.u[at], mean_v = f.model.v[at];  // as step 1 left them
-    const bool changed = f.model.changed[at] != 0;
+    bool absorbed = false;  // 1: C as the previous frame left it (luma's step wrote C to the other copy)
+    for_block_pixels(f, cx, cy, [&](int x, int y) { absorbed |= luma.c_in[std::ptrdiff_t(y) * luma.pitch + x] >= f.absorb_frames; });
+    const int mean_u = absorbed ? u : f.model.u[at], mean_v = absorbed ? v : f.model.v[at];
+    const bool changed = chroma_changed(u, v, mean_u, mean_v, f.model.deviation[at]);  // 2
     auto in = [&](int x, int y) { return in_tile.at(x, y, x0, y0); };
     auto background = [&](int x, int y) { return mean_tile.at(x, y, x0, y0); };
     bool foreground = false, in_gap = false;
     for_block_pixels(f, cx, cy, [&](int x, int y) {
       const bool luma_fg = mask_bits.at(y - y0 + kChromaReach, x - x0 + kChromaReach);
       const bool gap = mask_bits.gap(x, y, x0, y0);
-      bool fg = luma_fg || (changed && gap);
+      bool fg = luma_fg || (changed && gap);  // 4
       if (fg && colour && shadow_light(in(x, y), background(x, y)) && shadow_colour(u, v, mean_u, mean_v) &&
-          shadow_texture(x, y, f.width, f.height, in, background))
+          shadow_texture(x, y, f.width, f.height, in, background))  // 5
         fg = false;
       out[std::ptrdiff_t(y) * pitch + x] = std::uint8_t(fg);
       foreground |= luma.c_out[std::ptrdiff_t(y) * luma.pitch + x] != 0;
       in_gap |= gap;
     });
+    std::uint8_t learnt_u = std::uint8_t(mean_u), learnt_v = std::uint8_t(mean_v);  // 6
     const bool slow_turn = luma.frame_index % kForegroundUpdatePeriod == 0;
-    chroma_learn(f.model.u[at], f.model.v[at], f.model.deviation[at], u, v, !foreground && (!in_gap || slow_turn));
-    sums_u.add(unsigned(u), f.model.u[at]);
-    sums_v.add(unsigned(v), f.model.v[at]);
+    chroma_learn(learnt_u, learnt_v, f.model.deviation[at], u, v, !foreground && (!in_gap || slow_turn));
+    f.model.u[at] = learnt_u;
+    f.model.v[at] = learnt_v;
+    sums_u.add(unsigned(u), learnt_u);
+    sums_v.add(unsigned(v), learnt_v);
   }
   add_block_sums(sums_u, sums_v, luma.status_out);
 }
@@ -192,15 +178,10 @@ dim3 block_grid(const ChromaFrame& f) {
 
 }  // namespace
 
-void queue_chroma_before_luma(const ChromaFrame& frame, cudaStream_t stream) {
-  chroma_before_luma_kernel<<<block_grid(frame), dim3(32, kRowsOfBlocks), 0, stream>>>(frame);
-  check_launch("chroma_before_luma_kernel");
-}
-
-void queue_chroma_after_luma(const ChromaFrame& frame, const std::uint8_t* luma_mask, std::uint8_t* out,
-                             std::ptrdiff_t pitch, cudaStream_t stream) {
-  chroma_after_luma_kernel<<<block_grid(frame), dim3(32, kRowsOfBlocks), 0, stream>>>(frame, luma_mask, out, pitch);
-  check_launch("chroma_after_luma_kernel");
+void queue_chroma_pass(const ChromaFrame& frame, const std::uint8_t* luma_mask, std::uint8_t* out, std::ptrdiff_t pitch,
+                       cudaStream_t stream) {
+  chroma_kernel<<<block_grid(frame), dim3(32, kRowsOfBlocks), 0, stream>>>(frame, luma_mask, out, pitch);
+  check_launch("chroma_kernel");
 }
 
 }  // namespace ccl::cuda
