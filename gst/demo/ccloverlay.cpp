@@ -122,6 +122,7 @@ struct GstCclOverlayPrivate {
   // Per-frame scratch, reused so that a frame allocates nothing once the sizes settled.
   CclTracksScratch tracks;
   std::vector<Mark> marks;
+  CclScene scene;  // cclanalytics' rules and counts of the frame (its vectors keep their capacity)
 };
 
 struct _GstCclOverlay {
@@ -269,7 +270,7 @@ static GstFlowReturn gst_ccl_overlay_transform_frame_ip(GstVideoFilter* filter, 
   draw_trails(frame, pen, &priv->trails, marks, s);
   const CclPen background = ccl_pen_from_argb(&frame->info, s.label_background);
   // cclanalytics' rules and counts, under the components.
-  CclScene scene;
+  CclScene& scene = priv->scene;
   if (gst_ccl_scene_meta_read(frame->buffer, &scene))
     ccl_draw_scene(frame, scene, background, gint(s.line_width), label_scale_for(s, w, h));
   if (marks.empty()) return GST_FLOW_OK;
