@@ -2,13 +2,20 @@
 // the CPU and CUDA backends so both compute the same bytes from the same integers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "ccl/foreground.hpp"
+#include "ccl/types.hpp"
 
 namespace ccl {
 
 CCL_FOREGROUND_HOST_DEVICE inline int level_distance(int a, int b) { return a > b ? a - b : b - a; }
+
+// Sample (cx, cy) of one of a frame's chroma planes (c.u or c.v).
+CCL_FOREGROUND_HOST_DEVICE inline int chroma_sample(const std::uint8_t* plane, const ChromaView& c, int cx, int cy) {
+  return plane[std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step];
+}
 
 // Step 2: the block's colour strays from its background.
 CCL_FOREGROUND_HOST_DEVICE inline bool chroma_changed(int u, int v, int mean_u, int mean_v, int deviation) {

@@ -31,7 +31,8 @@ class CudaAnalyzer final : public Analyzer {
   const char* backend_name() const override { return "cuda"; }
 
   // Allocates device scratch for frames up to width x height so no frame allocates, with
-  // `host_frames` also the device copy run_host() uploads into, with `options` also the arrays its
+  // `host_frames` also the device copy run_host() uploads into (with room for 4:2:0 chroma where
+  // options.chroma and foreground=adaptive ask for it), with `options` also the arrays its
   // algorithm or analysis needs beyond the default ones (raster-segments, flsl-otf); throws
   // Error(OutOfMemory) naming the size and keeps the earlier reservation then. run() reserves by
   // itself what was not reserved: a larger frame, or the first frame of such a variant (once).
@@ -54,8 +55,9 @@ class CudaAnalyzer final : public Analyzer {
               const MaskView* mask = nullptr) override;
   void collect(Result& result) override;
   void set_background_model(std::shared_ptr<BackgroundModel> model) override;
-  // `image.data` is host memory: one async upload into reused device memory, then submit(). `mask`
-  // (host memory, may be plane 0 of `image`) gets the mask that is labelled in collect().
+  // `image.data` is host memory: one async upload into reused device memory (with image.chroma's
+  // rows too where options.chroma's stage reads them), then submit(). `mask` (host memory, may be
+  // plane 0 of `image`) gets the mask that is labelled in collect().
   void submit_host(const ImageView& image, const Options& options, const MaskView* mask = nullptr);
   // Queues `value` into every byte of a width x height device plane (e.g. a frame's chroma planes,
   // which the element sets to neutral grey when it shows the mask), on the analyzer's stream.

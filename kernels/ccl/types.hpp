@@ -79,7 +79,7 @@ struct Options {
   int absorb_frames = 100;         // Foreground::Adaptive: a pixel foreground this many frames in a row, 1..255,
                                    // joins the background (a stopped object's time reported, a ghost's life)
   bool chroma = false;             // Foreground::Adaptive reads ImageView::chroma too: colour joins an
-                                   // object's parts, cast shadows are background (ccl/foreground.hpp); CPU only
+                                   // object's parts, cast shadows are background (ccl/foreground.hpp); every backend
 };
 
 // Same layout as GstCclComponent in gst/ccl/gstcclmeta.h (checked there with static_assert).

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "ccl/chroma_rules.hpp"
 #include "ccl/foreground.hpp"
 #include "ccl/types.hpp"
 
@@ -16,12 +17,9 @@ struct ChromaPlanes {
   std::uint8_t* deviation;  // V_c
 };
 
-// Blocks a row and rows of blocks of `image`'s chroma, and sample (cx, cy) of one of its planes.
+// Blocks a row and rows of blocks of `image`'s chroma.
 inline int chroma_width(const ImageView& image) { return (image.width + 1) / 2; }
 inline int chroma_height(const ImageView& image) { return (image.height + 1) / 2; }
-inline int chroma_sample(const std::uint8_t* plane, const ChromaView& c, int cx, int cy) {
-  return plane[std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step];
-}
 
 // The (U_M, U) and (V_M, V) pairs' sums of a frame, for its light fit.
 struct ChromaSums {

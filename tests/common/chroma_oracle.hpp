@@ -124,7 +124,7 @@ class AdaptiveChroma {
   static int step_towards(int from, int to) { return from < to ? from + 1 : from > to ? from - 1 : from; }
   void sums(const Chroma& c) {
     su_ = sv_ = LightMoments{};
-    for (std::size_t b = 0; b < um_.size(); ++b) su_.add(um_[b], c.u[b]), sv_.add(vm_[b], c.v[b]);
+    for (std::size_t b = 0; b < um_.size(); ++b) su_.add(c.u[b], um_[b]), sv_.add(c.v[b], vm_[b]);
   }
 
   Adaptive luma_;

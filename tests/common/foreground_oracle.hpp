@@ -20,7 +20,7 @@ using Mask = std::vector<std::uint8_t>;
 // (Q8 means and moments, Q16 gain and offset): the adaptive model's light fit, luma's and chroma's.
 struct LightMoments {
   std::int64_t m = 0, i = 0, mm = 0, mi = 0;
-  void add(std::int64_t mean, std::int64_t in) { m += mean, i += in, mm += mean * mean, mi += mean * in; }
+  void add(std::int64_t in, std::int64_t mean) { m += mean, i += in, mm += mean * mean, mi += mean * in; }
   // The variance of M over n pairs, Q8.
   std::int64_t variance(std::int64_t n) const { return mm * 256 / n - (m * 256 / n) * (m * 256 / n) / 256; }
 };
@@ -144,7 +144,7 @@ class Adaptive {
     last_count_ = count;
     moments_ = LightMoments{};  // this frame's I with the M it wrote, for the next frame's fit
     for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) moments_.add(m_[std::size_t(y) * w + x], f.at(x, y));
+      for (int x = 0; x < w; ++x) moments_.add(f.at(x, y), m_[std::size_t(y) * w + x]);
     return fg;
   }
   void reset() { started_ = false; }

@@ -223,6 +223,31 @@ TEST(ChromaForeground, AStandingObjectsColourKeepsJoiningItsParts) {
     ASSERT_EQ(components(runner.run(standing.view(true))), 1) << "frame " << t;
 }
 
+// A chroma view whose rows cannot hold the frame's samples is refused, naming what is wrong.
+TEST(ChromaForeground, ABadChromaViewIsRefused) {
+  const Frame f = ground();
+  ccl::Options o;
+  o.foreground = ccl::Foreground::Adaptive;
+  o.chroma = true;
+  for (const auto& [step, stride] : {std::pair<int, std::ptrdiff_t>{0, kCw}, {1, kCw - 1}, {2, 2 * kCw - 2}}) {
+    ccl::ImageView image = f.view(true);
+    image.chroma.step = step;
+    image.chroma.stride = stride;
+    auto analyzer = ccl::make_cpu_analyzer();
+    ccl::Result r;
+    try {
+      analyzer->run(image, o, r);
+      ADD_FAILURE() << "step " << step << " stride " << stride << " was accepted";
+    } catch (const ccl::Error& e) {
+      EXPECT_EQ(e.kind(), ccl::Error::Kind::InvalidArgument);
+      EXPECT_NE(std::string(e.what()).find("chroma sample step"), std::string::npos) << e.what();
+    }
+    o.chroma = false;  // the option off: the view is not read, nor checked
+    EXPECT_NO_THROW(analyzer->run(image, o, r));
+    o.chroma = true;
+  }
+}
+
 TEST(ChromaForeground, ColourAloneIsNoObject) {
   Frame f = ground();
   for (int cy = kY0 / 2; cy < kY1 / 2; ++cy)

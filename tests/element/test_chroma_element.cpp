@@ -124,12 +124,15 @@ TEST(ElementChroma, CudaMatchesTheCpu) {
                 "system memory, frames in flight " + std::to_string(lanes));
   why = elcheck::cuda_memory_input_unavailable();
   if (!why.empty()) GTEST_SKIP() << "CUDA memory: " << why;
-  GstHarness* h = gst_harness_new_parse(
-      (std::string("cudaupload ! video/x-raw(memory:CUDAMemory) ! cudaccl backend=cuda ") + kProps).c_str());
-  gst_harness_set_src_caps_str(h, elcheck::caps_for("NV12", kW, kH).c_str());
-  std::vector<Shown> device = run(h, street);
-  gst_harness_teardown(h);
-  expect_same(device, cpu, "CUDA memory");
+  for (int lanes : {1, 3}) {
+    GstHarness* h = gst_harness_new_parse((std::string("cudaupload ! video/x-raw(memory:CUDAMemory) ! cudaccl backend=cuda ") +
+                                           kProps + " frames-in-flight=" + std::to_string(lanes))
+                                              .c_str());
+    gst_harness_set_src_caps_str(h, elcheck::caps_for("NV12", kW, kH).c_str());
+    std::vector<Shown> device = run(h, street);
+    gst_harness_teardown(h);
+    expect_same(device, cpu, "CUDA memory, frames in flight " + std::to_string(lanes));
+  }
 #else
   GTEST_SKIP() << "built without CUDA";
 #endif

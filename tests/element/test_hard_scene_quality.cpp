@@ -60,7 +60,7 @@ TEST(HardSceneScore, FindsLightChangesAndGhostLifetimes) {
 
 // The lines measured: the plain motion line, issue 33's best hand-tuned one, the recommended one.
 const char* const kRecommended = "cudaccl foreground=adaptive min-area=50";
-// The last reads the colour planes too (chroma=true; the CPU backend for now; the scenes are NV12).
+// The last reads the colour planes too (chroma=true; the scenes are NV12).
 const char* const kChromaLine = "cudaccl foreground=adaptive chroma=true min-area=50";
 const char* const kLines[] = {"cudaccl foreground=motion min-area=50",
                               "cudaccl foreground=motion motion-factor=2 open=1 close=3 min-area=50", kRecommended,

@@ -181,28 +181,40 @@ TEST(ChromaForeground, FullHdAgreesWithTheCpu) {
 }
 
 // Chroma that comes and goes (a caller that passes luma only for a while) restarts the chroma
-// model on its return, as on the CPU; a reset starts both again.
+// model on its return, as on the CPU; so do the option turned off and on, a reset, a frame of
+// another size and a frame of another mode (motion) on the same model.
 TEST(ChromaForeground, ChromaComesAndGoes) {
   const auto seq = colour_frames::street(67, 45, 60, 3, 1);
   const Layout run{true, 1, Upload::Device, false};
   expect_agree(seq, colour_options(8, true), run, [](std::size_t t) { return t < 12 || (t >= 18 && t != 40); });
   if (HasFailure()) return;
-  // The same stream again without a new model: reset() makes the next frame the first.
+  const auto other_size = colour_frames::street(96, 64, 20, 4, 1);
   LaidOut buffers;
   harness().gpu.set_background_model(nullptr);
   const std::shared_ptr<ccl::BackgroundModel> model = ccl::make_cuda_background_model();
   harness().gpu.set_background_model(model);
   std::unique_ptr<ccl::Analyzer> cpu = ccl::make_cpu_analyzer();
-  const ccl::Options o = colour_options(8, true);
+  auto check = [&](const ColourFrame& f, const ccl::Options& o, const std::string& when) {
+    const Shown got = run_gpu(f, o, true, 1, true, Upload::Device, buffers);
+    const Shown want = run_cpu(*cpu, f, o, true, 1, true);
+    EXPECT_EQ(first_difference(got.mask, want.mask), want.mask.size()) << f.luma.name << " " << when;
+    EXPECT_EQ(compare::diff(got.result, want.result), "") << f.luma.name << " " << when;
+    ++gpu_test::frames_checked;
+  };
+  const ccl::Options colour = colour_options(8, true);
+  ccl::Options plain = colour, motion = colour;
+  plain.chroma = false;
+  motion.foreground = ccl::Foreground::Motion;
   for (std::size_t t = 0; t < seq.size(); ++t) {
     if (t == 30) {
       model->reset();
       cpu = ccl::make_cpu_analyzer();
     }
-    const Shown got = run_gpu(seq[t], o, true, 1, true, Upload::Device, buffers);
-    const Shown want = run_cpu(*cpu, seq[t], o, true, 1, true);
-    EXPECT_EQ(first_difference(got.mask, want.mask), want.mask.size()) << seq[t].luma.name << " (reset at 30)";
-    ++gpu_test::frames_checked;
+    const bool option_off = t >= 20 && t < 24, as_motion = t >= 50 && t < 53;
+    check(seq[t], as_motion ? motion : option_off ? plain : colour,
+          as_motion ? "(motion)" : option_off ? "(chroma=false)" : "(reset at 30)");
+    if (t == 40)
+      for (const ColourFrame& f : other_size) check(f, colour, "(another size, same model)");
     if (HasFailure()) return;
   }
 }

@@ -11,17 +11,11 @@ constexpr int kRowsOfBlocks = 8;  // a thread block is 32 x 8 chroma blocks: a w
 
 enum class ChromaTurn { Start, Relearn, Step };
 
-// What the frame does to the chroma model, the same in every thread: the luma's R decides relearning.
+// What the frame does to the chroma model, the same in every thread: the luma pass's R (it wrote
+// it to the frame's status) decides relearning.
 __device__ ChromaTurn chroma_turn(const ChromaFrame& f) {
   if (f.model.start) return ChromaTurn::Start;
-  const AdaptiveStatus& previous = *f.luma_model.status_in;
-  const std::uint64_t pixels = std::uint64_t(f.width) * std::uint64_t(f.height);
-  return next_relearn_frames(previous.relearn, previous.foreground, pixels) > 0 ? ChromaTurn::Relearn
-                                                                                : ChromaTurn::Step;
-}
-
-__device__ int sample(const std::uint8_t* plane, const ChromaView& c, int cx, int cy) {
-  return plane[std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step];
+  return f.luma_model.status_out->relearn > 0 ? ChromaTurn::Relearn : ChromaTurn::Step;
 }
 
 // Calls f(x, y) for each pixel of block (cx, cy) inside the frame.
@@ -100,76 +94,92 @@ struct ByteTile {
   }
 };
 
+// A start or relearning frame's block: U_M, V_M (and V_c) set; the mask passes through.
+__device__ void start_or_relearn_block(const ChromaFrame& f, ChromaTurn turn, int cx, int cy, const std::uint8_t* mask,
+                                       std::uint8_t* out, std::ptrdiff_t pitch, PairSums& sums_u, PairSums& sums_v) {
+  const std::size_t at = std::size_t(cy) * f.model.width + cx;
+  const int u = chroma_sample(f.chroma.u, f.chroma, cx, cy), v = chroma_sample(f.chroma.v, f.chroma, cx, cy);
+  std::uint8_t& mean_u = f.model.u[at];
+  std::uint8_t& mean_v = f.model.v[at];
+  if (turn == ChromaTurn::Start) {
+    mean_u = std::uint8_t(u), mean_v = std::uint8_t(v), f.model.deviation[at] = kChromaMinDeviation;
+  } else {  // the previous frame's sums, as the luma's light fit
+    const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
+    mean_u = std::uint8_t(apply_light(fit_light(f.luma_model.status_in->chroma_u, blocks), mean_u));
+    mean_v = std::uint8_t(apply_light(fit_light(f.luma_model.status_in->chroma_v, blocks), mean_v));
+  }
+  sums_u.add(unsigned(u), mean_u);
+  sums_v.add(unsigned(v), mean_v);
+  for_block_pixels(f, cx, cy, [&](int x, int y) { out[std::ptrdiff_t(y) * pitch + x] = mask[std::ptrdiff_t(y) * pitch + x]; });
+}
+
+// What a thread block of a step frame reads around its pixels, in shared memory.
+struct StepTiles {
+  MaskBits mask;        // the luma mask, for the gaps
+  ByteTile in, mean;    // I and M, for the shadows' windows (loaded only when `colour`)
+  bool colour;          // the previous frame's chroma background has colour: the shadow test runs
+  int x0, y0;           // the block's first pixel
+};
+
+// Steps 1, 2, 4, 5 and 6 of a block, after the luma's step 3.
+__device__ void step_block(const ChromaFrame& f, const StepTiles& t, int cx, int cy, std::uint8_t* out,
+                           std::ptrdiff_t pitch, PairSums& sums_u, PairSums& sums_v) {
+  const SigmaDeltaPlanes& luma = f.luma_model;
+  const std::size_t at = std::size_t(cy) * f.model.width + cx;
+  const int u = chroma_sample(f.chroma.u, f.chroma, cx, cy), v = chroma_sample(f.chroma.v, f.chroma, cx, cy);
+  bool absorbed = false;  // 1: C as the previous frame left it (the luma pass wrote C to the other copy)
+  for_block_pixels(f, cx, cy, [&](int x, int y) { absorbed |= luma.c_in[std::ptrdiff_t(y) * luma.pitch + x] >= f.absorb_frames; });
+  const int mean_u = absorbed ? u : f.model.u[at], mean_v = absorbed ? v : f.model.v[at];
+  const bool changed = chroma_changed(u, v, mean_u, mean_v, f.model.deviation[at]);  // 2
+  auto in = [&](int x, int y) { return t.in.at(x, y, t.x0, t.y0); };
+  auto background = [&](int x, int y) { return t.mean.at(x, y, t.x0, t.y0); };
+  bool foreground = false, in_gap = false;
+  for_block_pixels(f, cx, cy, [&](int x, int y) {
+    const bool luma_fg = t.mask.at(y - t.y0 + kChromaReach, x - t.x0 + kChromaReach);
+    const bool gap = t.mask.gap(x, y, t.x0, t.y0);
+    bool fg = luma_fg || (changed && gap);  // 4
+    if (fg && t.colour && shadow_light(in(x, y), background(x, y)) && shadow_colour(u, v, mean_u, mean_v) &&
+        shadow_texture(x, y, f.width, f.height, in, background))  // 5
+      fg = false;
+    out[std::ptrdiff_t(y) * pitch + x] = std::uint8_t(fg);
+    foreground |= luma.c_out[std::ptrdiff_t(y) * luma.pitch + x] != 0;
+    in_gap |= gap;
+  });
+  std::uint8_t learnt_u = std::uint8_t(mean_u), learnt_v = std::uint8_t(mean_v);  // 6
+  const bool slow_turn = luma.frame_index % kForegroundUpdatePeriod == 0;
+  chroma_learn(learnt_u, learnt_v, f.model.deviation[at], u, v, !foreground && (!in_gap || slow_turn));
+  f.model.u[at] = learnt_u;
+  f.model.v[at] = learnt_v;
+  sums_u.add(unsigned(u), learnt_u);
+  sums_v.add(unsigned(v), learnt_v);
+}
+
 // Steps 1 to 6 but the luma's (3), a thread per 2x2 block; a start or relearning frame's mask passes through.
 __global__ void __launch_bounds__(32 * kRowsOfBlocks)
     chroma_kernel(ChromaFrame f, const std::uint8_t* mask, std::uint8_t* out, std::ptrdiff_t pitch) {
   const ChromaTurn turn = chroma_turn(f);  // the same in the whole grid: every thread reaches the barriers
   const int cx = int(blockIdx.x * blockDim.x + threadIdx.x), cy = int(blockIdx.y * blockDim.y + threadIdx.y);
   const bool inside = cx < f.model.width && cy < f.model.height;
-  const std::size_t at = std::size_t(cy) * f.model.width + cx;
-  const SigmaDeltaPlanes& luma = f.luma_model;
-  const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
   PairSums sums_u, sums_v;
-  if (turn != ChromaTurn::Step) {
-    if (inside) {
-      const int u = sample(f.chroma.u, f.chroma, cx, cy), v = sample(f.chroma.v, f.chroma, cx, cy);
-      std::uint8_t& mean_u = f.model.u[at];
-      std::uint8_t& mean_v = f.model.v[at];
-      if (turn == ChromaTurn::Start) {
-        mean_u = std::uint8_t(u), mean_v = std::uint8_t(v), f.model.deviation[at] = kChromaMinDeviation;
-      } else {  // the previous frame's sums, as the luma's light fit
-        mean_u = std::uint8_t(apply_light(fit_light(luma.status_in->chroma_u, blocks), mean_u));
-        mean_v = std::uint8_t(apply_light(fit_light(luma.status_in->chroma_v, blocks), mean_v));
-      }
-      sums_u.add(unsigned(u), mean_u);
-      sums_v.add(unsigned(v), mean_v);
-      for_block_pixels(f, cx, cy, [&](int x, int y) { out[std::ptrdiff_t(y) * pitch + x] = mask[std::ptrdiff_t(y) * pitch + x]; });
+  if (turn == ChromaTurn::Step) {
+    __shared__ StepTiles tiles;
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+      const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
+      tiles.colour = has_colour(f.luma_model.status_in->chroma_u, f.luma_model.status_in->chroma_v, blocks);
+      tiles.x0 = int(blockIdx.x) * kTileWidth, tiles.y0 = int(blockIdx.y) * kTileHeight;
     }
-    add_block_sums(sums_u, sums_v, luma.status_out);
-    return;
-  }
-  __shared__ MaskBits mask_bits;
-  __shared__ ByteTile in_tile, mean_tile;
-  __shared__ bool colour;
-  const int x0 = int(blockIdx.x) * kTileWidth, y0 = int(blockIdx.y) * kTileHeight;
-  if (threadIdx.x == 0 && threadIdx.y == 0)
-    colour = has_colour(luma.status_in->chroma_u, luma.status_in->chroma_v, blocks);
-  mask_bits.load(mask, pitch, x0, y0, f.width, f.height);
-  __syncthreads();
-  if (colour) {  // the shadow test's windows, only on a picture with colour
-    in_tile.load(f.luma, f.luma_stride, x0, y0, f.width, f.height);
-    mean_tile.load(luma.m_out, luma.pitch, x0, y0, f.width, f.height);
     __syncthreads();
+    tiles.mask.load(mask, pitch, tiles.x0, tiles.y0, f.width, f.height);
+    if (tiles.colour) {
+      tiles.in.load(f.luma, f.luma_stride, tiles.x0, tiles.y0, f.width, f.height);
+      tiles.mean.load(f.luma_model.m_out, f.luma_model.pitch, tiles.x0, tiles.y0, f.width, f.height);
+    }
+    __syncthreads();
+    if (inside) step_block(f, tiles, cx, cy, out, pitch, sums_u, sums_v);
+  } else if (inside) {
+    start_or_relearn_block(f, turn, cx, cy, mask, out, pitch, sums_u, sums_v);
   }
-  if (inside) {
-    const int u = sample(f.chroma.u, f.chroma, cx, cy), v = sample(f.chroma.v, f.chroma, cx, cy);
-    bool absorbed = false;  // 1: C as the previous frame left it (luma's step wrote C to the other copy)
-    for_block_pixels(f, cx, cy, [&](int x, int y) { absorbed |= luma.c_in[std::ptrdiff_t(y) * luma.pitch + x] >= f.absorb_frames; });
-    const int mean_u = absorbed ? u : f.model.u[at], mean_v = absorbed ? v : f.model.v[at];
-    const bool changed = chroma_changed(u, v, mean_u, mean_v, f.model.deviation[at]);  // 2
-    auto in = [&](int x, int y) { return in_tile.at(x, y, x0, y0); };
-    auto background = [&](int x, int y) { return mean_tile.at(x, y, x0, y0); };
-    bool foreground = false, in_gap = false;
-    for_block_pixels(f, cx, cy, [&](int x, int y) {
-      const bool luma_fg = mask_bits.at(y - y0 + kChromaReach, x - x0 + kChromaReach);
-      const bool gap = mask_bits.gap(x, y, x0, y0);
-      bool fg = luma_fg || (changed && gap);  // 4
-      if (fg && colour && shadow_light(in(x, y), background(x, y)) && shadow_colour(u, v, mean_u, mean_v) &&
-          shadow_texture(x, y, f.width, f.height, in, background))  // 5
-        fg = false;
-      out[std::ptrdiff_t(y) * pitch + x] = std::uint8_t(fg);
-      foreground |= luma.c_out[std::ptrdiff_t(y) * luma.pitch + x] != 0;
-      in_gap |= gap;
-    });
-    std::uint8_t learnt_u = std::uint8_t(mean_u), learnt_v = std::uint8_t(mean_v);  // 6
-    const bool slow_turn = luma.frame_index % kForegroundUpdatePeriod == 0;
-    chroma_learn(learnt_u, learnt_v, f.model.deviation[at], u, v, !foreground && (!in_gap || slow_turn));
-    f.model.u[at] = learnt_u;
-    f.model.v[at] = learnt_v;
-    sums_u.add(unsigned(u), learnt_u);
-    sums_v.add(unsigned(v), learnt_v);
-  }
-  add_block_sums(sums_u, sums_v, luma.status_out);
+  add_block_sums(sums_u, sums_v, f.luma_model.status_out);
 }
 
 dim3 block_grid(const ChromaFrame& f) {

@@ -24,7 +24,7 @@ struct ChromaModelPlanes {
   bool start = false;  // the model's first frame, or the first with chroma: U_M = U, V_M = V, V_c = floor
 };
 
-// What the chroma kernels read and write of one frame.
+// What the chroma kernel reads and writes of one frame.
 struct ChromaFrame {
   ChromaView chroma;          // the frame's U and V, device memory
   const std::uint8_t* luma;   // plane 0, device memory

@@ -86,7 +86,7 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
 ChromaModelPlanes CudaBackgroundModel::chroma_update(bool present) {
   ChromaModelPlanes c;
   if (!present) {
-    chroma_live_ = false;
+    chroma_live_ = chroma_pending_ = false;
     return c;
   }
   std::uint8_t* base = planes_ + 6 * plane_bytes_ + status_bytes();
@@ -96,13 +96,15 @@ ChromaModelPlanes CudaBackgroundModel::chroma_update(bool present) {
   c.width = (width_ + 1) / 2;
   c.height = (height_ + 1) / 2;
   c.start = reset_pending_ || !chroma_live_;
-  chroma_live_ = true;
+  chroma_pending_ = true;
   return c;
 }
 
 void CudaBackgroundModel::end_update(cudaStream_t stream) {
   check(cudaEventRecord(updated_, stream), "cudaEventRecord (background model)");
   recorded_ = true;
+  chroma_live_ = chroma_pending_;  // a frame of another mode (no chroma pass) drops the planes
+  chroma_pending_ = false;
   written_ = 1 - written_;
   reset_pending_ = false;
   ++frames_seen_;

@@ -1,6 +1,7 @@
 // The CUDA BackgroundModel: the planes M and V (and Adaptive's C) in device memory, twice (the
-// previous frame's, read, and this frame's, written), with Adaptive's per-frame status thrice, in one
-// allocation sized on the first frame and reused.
+// previous frame's, read, and this frame's, written), with Adaptive's per-frame status thrice and
+// Options::chroma's planes once (U_M, V_M, V_c: a thread of the chroma pass touches its own block
+// only), in one allocation sized on the first frame and reused.
 // Updates are ordered through one event, so analyzers on different streams that submit in frame
 // order update in frame order.
 #pragma once
@@ -48,12 +49,13 @@ class CudaBackgroundModel final : public BackgroundModel {
   static constexpr int kStatusSlots = 3;  // the previous frame's status, this frame's, the next one's
   static std::size_t status_bytes();      // the slots, rounded up so the chroma planes start aligned
   static constexpr int kChromaPlanes = 3;  // U_M, V_M, V_c
-  // M0, V0, C0, M1, V1, C1, each plane_bytes_, kStatusSlots AdaptiveStatus (status_bytes_), then the
+  // M0, V0, C0, M1, V1, C1, each plane_bytes_, kStatusSlots AdaptiveStatus (status_bytes()), then the
   // chroma planes, each chroma_plane_bytes_.
   std::uint8_t* planes_ = nullptr;
   std::size_t bytes_ = 0;
   std::size_t plane_bytes_ = 0, chroma_plane_bytes_ = 0;
-  bool chroma_live_ = false;  // the chroma planes hold a model (since a frame that started them)
+  bool chroma_live_ = false;     // the chroma planes hold a model (since a frame that started them)
+  bool chroma_pending_ = false;  // this update's chroma pass: chroma_live_ once end_update() saw it queued
   int width_ = 0, height_ = 0;
   int written_ = 0;  // which copy (0 or 1) the last update wrote
   Foreground mode_ = Foreground::Motion;

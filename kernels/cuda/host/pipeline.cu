@@ -24,7 +24,7 @@ namespace {
 
 std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
 
-// Whether run_host uploads a frame's chroma: only Options::chroma's stage reads it.
+// Whether submit_host uploads a frame's chroma: only Options::chroma's stage reads it.
 bool uploads_chroma(const Options& options) { return options.chroma && options.foreground == Foreground::Adaptive; }
 
 // A chroma row in the upload copy, from its first sample to its last (`step` bytes apart), and U's
