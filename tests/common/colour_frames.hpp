@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ccl/foreground.hpp"
 #include "ccl/types.hpp"
 #include "chroma_oracle.hpp"
 #include "frames.hpp"
@@ -118,6 +119,23 @@ inline std::vector<ColourFrame> random_colour(int w, int h, int n, std::uint32_t
     out.push_back(std::move(f));
   }
   return out;
+}
+
+// Adaptive with chroma=true and factor 3; `recipe`: with cudaccl's morphology (ccl::adaptive_recipe).
+inline ccl::Options colour_options(int absorb_frames, bool recipe) {
+  ccl::Options o;
+  o.foreground = ccl::Foreground::Adaptive;
+  o.chroma = true;
+  o.absorb_frames = absorb_frames;
+  o.motion_factor = 3;
+  return recipe ? ccl::adaptive_recipe(o) : o;
+}
+
+// Pixels where a mask handed out through MaskView (0 / kMaskForeground) and an oracle's (0 / 1) differ.
+inline int mismatches(const std::vector<std::uint8_t>& shown, const oracle::Mask& want) {
+  int wrong = 0;
+  for (std::size_t p = 0; p < want.size(); ++p) wrong += (shown[p] == ccl::kMaskForeground) != (want[p] != 0);
+  return wrong;
 }
 
 }  // namespace colour_frames

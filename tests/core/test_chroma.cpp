@@ -257,6 +257,7 @@ TEST(ChromaForeground, ColourAloneIsNoObject) {
 
 // Sequences through the CPU backend and oracle::AdaptiveChroma, frame by frame.
 
+using colour_frames::colour_options;
 using colour_frames::ColourFrame;
 using colour_frames::ChromaBuffer;
 using colour_frames::lay_out;
@@ -289,21 +290,13 @@ ChromaCounts check_against_oracle(const std::vector<ColourFrame>& seq, const ccl
     }
     const oracle::Mask want =
         oracle::clean_up(raw, f.luma.width, f.luma.height, o.open_radius, o.close_radius, o.shrink_radius);
-    int wrong = 0;
-    for (std::size_t p = 0; p < want.size(); ++p) wrong += (got[p] == ccl::kMaskForeground) != (want[p] != 0);
+    const int wrong = colour_frames::mismatches(got, want);
     EXPECT_EQ(wrong, 0) << name << (nv12 ? " NV12 " : " I420 ") << f.luma.name;
     if (wrong) break;
   }
   return counts;
 }
 
-ccl::Options colour_options(int absorb_frames, bool recipe) {
-  ccl::Options o;
-  o.foreground = ccl::Foreground::Adaptive;
-  o.chroma = true;
-  o.absorb_frames = absorb_frames;
-  return recipe ? ccl::adaptive_recipe(o) : [&] { o.motion_factor = 3; return o; }();
-}
 
 TEST(ChromaForeground, StreetMatchesTheOracle) {
   for (const bool nv12 : {false, true})

@@ -14,6 +14,7 @@
 
 namespace {
 
+using colour_frames::colour_options;
 using colour_frames::ColourFrame;
 using gpu_test::harness;
 using gpu_test::Upload;
@@ -118,9 +119,7 @@ std::size_t expect_agree(const std::vector<ColourFrame>& seq, const ccl::Options
       const oracle::Mask raw = oracle_model.next(f.luma, f.chroma, o.motion_factor, o.absorb_frames);
       const oracle::Mask clean =
           oracle::clean_up(raw, f.luma.width, f.luma.height, o.open_radius, o.close_radius, o.shrink_radius);
-      int wrong = 0;
-      for (std::size_t p = 0; p < clean.size(); ++p) wrong += (got.mask[p] == ccl::kMaskForeground) != (clean[p] != 0);
-      EXPECT_EQ(wrong, 0) << "GPU vs oracle: " << what;
+      EXPECT_EQ(colour_frames::mismatches(got.mask, clean), 0) << "GPU vs oracle: " << what;
     }
     ++gpu_test::frames_checked;
     with_components += got.result.n_components_total > 0;
@@ -129,14 +128,6 @@ std::size_t expect_agree(const std::vector<ColourFrame>& seq, const ccl::Options
   return with_components;
 }
 
-ccl::Options colour_options(int absorb_frames, bool recipe) {
-  ccl::Options o;
-  o.foreground = ccl::Foreground::Adaptive;
-  o.chroma = true;
-  o.absorb_frames = absorb_frames;
-  o.motion_factor = 3;
-  return recipe ? ccl::adaptive_recipe(o) : o;
-}
 
 TEST(ChromaForeground, StreetAgrees) {
   const int n = gpu_test::quick() ? 30 : 70;
