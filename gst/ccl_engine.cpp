@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "ccl_frame_errors.h"
+#include "gstcclformats.h"
 
 // gst_video_frame_map checks the size only without a GstVideoMeta, and a meta's offset and stride
 // can point past the end: the bytes plane 0 needs.
@@ -39,17 +40,14 @@ ccl::ImageView GstCclPlane0Map::view() const {
   return view;
 }
 
-// U and V of a YUV 4:2:0 frame of 8-bit samples (NV12, NV21, I420, YV12); none for any other format.
+// U and V of a YUV 4:2:0 frame of 8-bit samples (NV12, NV21, I420, YV12) whose U and V rows are
+// laid out alike; none for any other format.
 ccl::ChromaView GstCclPlane0Map::chroma_view() const {
   ccl::ChromaView chroma;
-  const GstVideoFormatInfo* f = frame_.info.finfo;
-  if (!mapped_ || !GST_VIDEO_FORMAT_INFO_IS_YUV(f) || GST_VIDEO_FORMAT_INFO_N_COMPONENTS(f) < 3) return chroma;
-  for (int c = 1; c <= 2; ++c)
-    if (GST_VIDEO_FORMAT_INFO_W_SUB(f, c) != 1 || GST_VIDEO_FORMAT_INFO_H_SUB(f, c) != 1 ||
-        GST_VIDEO_FORMAT_INFO_DEPTH(f, c) != 8 || GST_VIDEO_FRAME_COMP_PSTRIDE(&frame_, c) !=
-                                                      GST_VIDEO_FRAME_COMP_PSTRIDE(&frame_, 1) ||
-        GST_VIDEO_FRAME_COMP_STRIDE(&frame_, c) != GST_VIDEO_FRAME_COMP_STRIDE(&frame_, 1))
-      return chroma;
+  if (!mapped_ || !gst_ccl_format_has_420_chroma(frame_.info.finfo)) return chroma;
+  if (GST_VIDEO_FRAME_COMP_PSTRIDE(&frame_, 2) != GST_VIDEO_FRAME_COMP_PSTRIDE(&frame_, 1) ||
+      GST_VIDEO_FRAME_COMP_STRIDE(&frame_, 2) != GST_VIDEO_FRAME_COMP_STRIDE(&frame_, 1))
+    return chroma;
   chroma.u = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame_, 1));
   chroma.v = static_cast<const std::uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&frame_, 2));
   chroma.stride = GST_VIDEO_FRAME_COMP_STRIDE(&frame_, 1);

@@ -13,6 +13,16 @@
 #define GST_CUDA_CCL_SIZE_RANGE "(int) [ 1, 65535 ]"
 static_assert(ccl::kMaxSide == 65535, "GST_CUDA_CCL_SIZE_RANGE must follow ccl::kMaxSide");
 
+// Whether `f` is 8-bit YUV with 4:2:0 U and V (NV12, NV21, I420, YV12): the planes chroma=true reads.
+inline bool gst_ccl_format_has_420_chroma(const GstVideoFormatInfo* f) {
+  if (!GST_VIDEO_FORMAT_INFO_IS_YUV(f) || GST_VIDEO_FORMAT_INFO_N_COMPONENTS(f) < 3) return false;
+  for (int c = 1; c <= 2; ++c)
+    if (GST_VIDEO_FORMAT_INFO_W_SUB(f, c) != 1 || GST_VIDEO_FORMAT_INFO_H_SUB(f, c) != 1 ||
+        GST_VIDEO_FORMAT_INFO_DEPTH(f, c) != 8)
+      return false;
+  return true;
+}
+
 #define GST_CUDA_CCL_CAPS_FOR(features, formats)                                         \
   "video/x-raw" features ", format = (string) " formats ", width = " GST_CUDA_CCL_SIZE_RANGE \
   ", height = " GST_CUDA_CCL_SIZE_RANGE ", framerate = " GST_VIDEO_FPS_RANGE

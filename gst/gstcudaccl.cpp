@@ -164,6 +164,19 @@ static GstFlowReturn gst_cuda_ccl_drain(GstCudaCcl* self) {
   return flow;
 }
 
+// chroma=true reads the colour planes of 8-bit 4:2:0 YUV under foreground=adaptive only: where the
+// stream cannot use it, say so once per caps rather than let it pass silently.
+static void gst_cuda_ccl_warn_unused_chroma(GstCudaCcl* self, const ccl::Options& options, const GstVideoInfo& info) {
+  if (!options.chroma) return;
+  const char* why = options.foreground != ccl::Foreground::Adaptive ? "it works with foreground=adaptive only"
+                    : !gst_ccl_format_has_420_chroma(info.finfo)
+                        ? "the frames have no 8-bit 4:2:0 colour planes (use NV12 or I420)"
+                        : nullptr;
+  if (why)
+    GST_ELEMENT_WARNING(self, STREAM, FORMAT, ("chroma=true has no effect here: %s.", why),
+                        ("format %s, foreground=%s", GST_VIDEO_INFO_NAME(&info), ccl::to_string(options.foreground)));
+}
+
 static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, GstCaps*) {
   GstCudaCcl* self = GST_CUDA_CCL(trans);
   GstCudaCclPrivate* priv = self->priv;
@@ -198,6 +211,7 @@ static gboolean gst_cuda_ccl_set_caps(GstBaseTransform* trans, GstCaps* incaps, 
     gst_element_post_message(GST_ELEMENT(self), gst_message_new_latency(GST_OBJECT(self)));
   priv->system_memory = system_memory;
   priv->ring->reset_background();  // the model learnt frames of the old caps
+  gst_cuda_ccl_warn_unused_chroma(self, options, info);
   GST_DEBUG_OBJECT(self, "labeling %dx%d %s frames", GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
                    GST_VIDEO_INFO_NAME(&info));
   return TRUE;

@@ -113,6 +113,37 @@ TEST(ElementChroma, CpuMatchesTheOracle) {
   EXPECT_GT(with_components, street.size() / 2) << "the street's objects move";
 }
 
+// The warning cudaccl posts for the caps it was given ("" when none).
+std::string warning_for(const std::string& props, const char* format) {
+  elcheck::Harness h(props);
+  h.set_caps(elcheck::caps_for(format, kW, kH));
+  const frames::Frame f = frames::blank("grey", kW, kH);
+  GstBuffer* out = h.process(elcheck::pack_default(f, gst_video_format_from_string(format)));
+  if (out) gst_buffer_unref(out);
+  std::string text;
+  while (GstMessage* m = gst_bus_pop_filtered(h.bus(), GST_MESSAGE_WARNING)) {
+    GError* error = nullptr;
+    gst_message_parse_warning(m, &error, nullptr);
+    text += error ? error->message : "?";
+    g_clear_error(&error);
+    gst_message_unref(m);
+  }
+  return text;
+}
+
+// chroma=true where it cannot act (no 4:2:0 colour, or another foreground) says so on the bus.
+TEST(ElementChroma, WarnsWhereItHasNoEffect) {
+  const std::string grey = warning_for("foreground=adaptive chroma=true", "GRAY8");
+  EXPECT_NE(grey.find("chroma=true has no effect"), std::string::npos) << grey;
+  EXPECT_NE(grey.find("NV12"), std::string::npos) << "should say what to use instead: " << grey;
+  EXPECT_NE(warning_for("foreground=adaptive chroma=true", "Y42B").find("4:2:0"), std::string::npos);
+  const std::string motion = warning_for("foreground=motion chroma=true", "NV12");
+  EXPECT_NE(motion.find("foreground=adaptive"), std::string::npos) << motion;
+  EXPECT_EQ(warning_for("foreground=adaptive chroma=true", "NV12"), "");
+  EXPECT_EQ(warning_for("foreground=adaptive chroma=true", "I420"), "");
+  EXPECT_EQ(warning_for("foreground=adaptive", "GRAY8"), "");
+}
+
 TEST(ElementChroma, CudaMatchesTheCpu) {
 #if CCL_HAVE_CUDA
   std::string why;
