@@ -11,11 +11,14 @@ void add_pair(LightSums& s, int in, int mean) {
   s.m += unsigned(mean), s.i += unsigned(in), s.mm += unsigned(mean * mean), s.mi += unsigned(mean * in);
 }
 
-// Calls f(pixel index) for each pixel of block (cx, cy), clipped at the frame's edges.
-template <typename F>
-void for_block_pixels(const ImageView& image, int cx, int cy, F f) {
-  for (int y = 2 * cy; y < std::min(image.height, 2 * cy + 2); ++y)
-    for (int x = 2 * cx; x < std::min(image.width, 2 * cx + 2); ++x) f(std::size_t(y) * image.width + x);
+// Whether `pred` holds for a pixel of block (cx, cy) of a dense plane of `image`'s size. A block
+// clipped at the right or bottom edge repeats its last column or row, which changes no "any".
+template <typename Pred>
+bool any_in_block(const ImageView& image, const std::uint8_t* plane, int cx, int cy, Pred pred) {
+  const int x0 = 2 * cx, x1 = std::min(x0 + 1, image.width - 1);
+  const std::uint8_t* top = plane + std::size_t(2 * cy) * image.width;
+  const std::uint8_t* bottom = plane + std::size_t(std::min(2 * cy + 1, image.height - 1)) * image.width;
+  return pred(top[x0]) || pred(top[x1]) || pred(bottom[x0]) || pred(bottom[x1]);
 }
 
 // Calls f(cx, cy, at, u, v) for each block: its position, its index in the model, its U and V.
@@ -53,9 +56,7 @@ ChromaSums chroma_relearn(const ImageView& image, const LightFit& fit_u, const L
 void chroma_changes(const ImageView& image, const std::uint8_t* count, int absorb_frames,
                     const ChromaPlanes& planes, std::uint8_t* blocks) {
   for_each_block(image, [&](int cx, int cy, std::size_t at, int u, int v) {
-    bool absorbed = false;
-    for_block_pixels(image, cx, cy, [&](std::size_t p) { absorbed |= count[p] >= absorb_frames; });
-    if (absorbed) planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v);
+    if (any_in_block(image, count, cx, cy, [&](std::uint8_t c) { return c >= absorb_frames; })) planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v);
     blocks[at] = std::uint8_t(chroma_changed(u, v, planes.u[at], planes.v[at], planes.deviation[at]));
   });
 }
@@ -87,17 +88,16 @@ void chroma_fill(const ImageView& image, const std::uint8_t* blocks, std::uint8_
       if (mask[at]) edge[x] = y;
     }
   std::fill(edge, edge + w, kFar);
-  for (int y = h - 1; y >= 0; --y)
+  for (int y = h - 1; y >= 0; --y) {  // the last sweep fills the row too: no sweep reads it again
+    const std::uint8_t* block_row = blocks + std::size_t(y / 2) * cw;
     for (int x = 0; x < w; ++x) {
       const std::size_t at = std::size_t(y) * w + x;
+      const std::uint8_t luma = mask[at];
       between[at] = std::uint8_t(between[at] | (scratch.above[at] & (edge[x] - y <= r)));
-      if (mask[at]) edge[x] = y;
+      if (luma) edge[x] = y;
+      mask[at] = std::uint8_t(luma | (block_row[x / 2] & between[at]));
     }
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const std::size_t at = std::size_t(y) * w + x;
-      mask[at] = std::uint8_t(mask[at] | (blocks[std::size_t(y / 2) * cw + x / 2] & between[at]));
-    }
+  }
 }
 
 // U_M, V_M learn where no pixel of the block is luma foreground (C != 0), and where one lies in a
@@ -107,11 +107,9 @@ ChromaSums chroma_step(const ImageView& image, const std::uint8_t* count, const 
                        bool slow_turn, const ChromaPlanes& planes) {
   ChromaSums sums;
   for_each_block(image, [&](int cx, int cy, std::size_t at, int u, int v) {
-    bool foreground = false, in_gap = false;
-    for_block_pixels(image, cx, cy, [&](std::size_t p) {
-      foreground |= count[p] != 0;
-      in_gap |= between[p] != 0;
-    });
+    auto set = [](std::uint8_t b) { return b != 0; };
+    const bool foreground = any_in_block(image, count, cx, cy, set);
+    const bool in_gap = any_in_block(image, between, cx, cy, set);
     chroma_learn(planes.u[at], planes.v[at], planes.deviation[at], u, v, !foreground && (!in_gap || slow_turn));
     add_pair(sums.u, u, planes.u[at]), add_pair(sums.v, v, planes.v[at]);
   });
