@@ -35,7 +35,7 @@ void validate(const ImageView& image, const Options& options) {
   in_range("absorb frames", options.absorb_frames, 1, kMaxAbsorbFrames);
   const ChromaView& c = image.chroma;
   if (options.chroma && c.present()) {  // a row of (width + 1) / 2 samples, `step` bytes apart, must fit the stride
-    const std::ptrdiff_t row = std::ptrdiff_t((image.width + 1) / 2 - 1) * c.step + 1;
+    const std::ptrdiff_t row = chroma_row_bytes(image.width, c.step);
     if (c.step < 1 || c.stride < row)
       fail("chroma sample step " + std::to_string(c.step) + " and row stride " + std::to_string(c.stride) +
            " cannot hold " + std::to_string((image.width + 1) / 2) + " samples a row (step >= 1, stride >= " +

@@ -22,6 +22,10 @@ struct ChromaView {
   bool present() const { return u != nullptr && v != nullptr; }
 };
 
+// Bytes of a chroma row from its first sample to its last, for a frame `width` pixels wide whose
+// samples lie `step` bytes apart.
+inline std::ptrdiff_t chroma_row_bytes(int width, int step) { return std::ptrdiff_t((width + 1) / 2 - 1) * step + 1; }
+
 // A read-only 8-bit plane; `data` is host memory for the CPU backend, device memory for CUDA.
 struct ImageView {
   const std::uint8_t* data = nullptr;

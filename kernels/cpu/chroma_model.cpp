@@ -56,7 +56,8 @@ ChromaSums chroma_relearn(const ImageView& image, const LightFit& fit_u, const L
 void chroma_changes(const ImageView& image, const std::uint8_t* count, int absorb_frames,
                     const ChromaPlanes& planes, std::uint8_t* blocks) {
   for_each_block(image, [&](int cx, int cy, std::size_t at, int u, int v) {
-    if (any_in_block(image, count, cx, cy, [&](std::uint8_t c) { return c >= absorb_frames; })) planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v);
+    if (any_in_block(image, count, cx, cy, [&](std::uint8_t c) { return c >= absorb_frames; }))
+      planes.u[at] = std::uint8_t(u), planes.v[at] = std::uint8_t(v);
     blocks[at] = std::uint8_t(chroma_changed(u, v, planes.u[at], planes.v[at], planes.deviation[at]));
   });
 }

@@ -198,6 +198,13 @@ inline std::string gray_caps(int w, int h) {
          ",framerate=30/1";
 }
 
+// A drain query from the harness's sink side: frames held in flight leave before it returns.
+inline void drain(GstHarness* h) {
+  GstQuery* query = gst_query_new_drain();
+  gst_pad_peer_query(h->srcpad, query);
+  gst_query_unref(query);
+}
+
 inline std::string caps_for(const char* format, int w, int h) {
   return "video/x-raw,format=" + std::string(format) + ",width=" + std::to_string(w) +
          ",height=" + std::to_string(h) + ",framerate=30/1";

@@ -64,9 +64,7 @@ Shown read_out(GstBuffer* out) {
 // Pushes the street through `h` (its src caps set), drains, and pulls every frame.
 std::vector<Shown> run(GstHarness* h, const std::vector<ColourFrame>& street) {
   for (std::size_t i = 0; i < street.size(); ++i) EXPECT_EQ(gst_harness_push(h, colour_buffer(street[i], i)), GST_FLOW_OK);
-  GstQuery* query = gst_query_new_drain();
-  gst_pad_peer_query(h->srcpad, query);
-  gst_query_unref(query);
+  elcheck::drain(h);
   std::vector<Shown> got;
   for (std::size_t i = 0; i < street.size(); ++i) {
     GstBuffer* out = gst_harness_pull(h);

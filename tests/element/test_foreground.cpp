@@ -93,11 +93,7 @@ std::string check(GstBuffer* out, const frames::Frame& f, const ccl::Result& wan
   return d;
 }
 
-void drain(Harness& h) {
-  GstQuery* query = gst_query_new_drain();
-  gst_pad_peer_query(h.get()->srcpad, query);
-  gst_query_unref(query);
-}
+void drain(Harness& h) { elcheck::drain(h.get()); }
 
 void flush(Harness& h) {
   ASSERT_TRUE(gst_harness_push_event(h.get(), gst_event_new_flush_start()));
@@ -237,9 +233,7 @@ TEST(ElementForeground, CudaMemoryMatchesTheOracle) {
       GST_BUFFER_PTS(in) = GstClockTime(i) * GST_MSECOND;
       EXPECT_EQ(gst_harness_push(h, in), GST_FLOW_OK);
     }
-    GstQuery* query = gst_query_new_drain();
-    gst_pad_peer_query(h->srcpad, query);
-    gst_query_unref(query);
+    elcheck::drain(h);
     OracleStream want;
     std::size_t with_components = 0;
     for (std::size_t i = 0; i < fs.size(); ++i) {

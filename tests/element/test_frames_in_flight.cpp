@@ -31,11 +31,7 @@ std::vector<frames::Frame> stream(int n, int w, int h) {
 
 // A frame in flight leaves N-1 frames later, or when a serialized event or query (here: drain)
 // needs every frame before it out.
-void drain(Harness& h) {
-  GstQuery* query = gst_query_new_drain();
-  gst_pad_peer_query(h.get()->srcpad, query);
-  gst_query_unref(query);
-}
+void drain(Harness& h) { elcheck::drain(h.get()); }
 
 GstBuffer* with_pts(GstBuffer* b, int i) {
   GST_BUFFER_PTS(b) = GstClockTime(i) * GST_MSECOND;

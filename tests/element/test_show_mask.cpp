@@ -17,6 +17,7 @@
 
 namespace {
 
+using elcheck::drain;
 using elcheck::Harness;
 
 // The frame as it came out: plane 0 (width*height) and how many bytes of the other planes are not 128.
@@ -80,12 +81,6 @@ GstBuffer* with_pts(GstBuffer* b, std::size_t i) {
   GST_BUFFER_PTS(b) = GstClockTime(i) * GST_MSECOND;
   GST_BUFFER_DURATION(b) = GST_MSECOND;
   return b;
-}
-
-void drain(GstHarness* h) {
-  GstQuery* query = gst_query_new_drain();
-  gst_pad_peer_query(h->srcpad, query);
-  gst_query_unref(query);
 }
 
 const GstVideoFormat kFormats[] = {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12,

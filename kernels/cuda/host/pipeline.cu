@@ -27,11 +27,9 @@ std::string size_text(int width, int height) { return std::to_string(width) + "x
 // Whether submit_host uploads a frame's chroma: only Options::chroma's stage reads it.
 bool uploads_chroma(const Options& options) { return options.chroma && options.foreground == Foreground::Adaptive; }
 
-// A chroma row in the upload copy, from its first sample to its last (`step` bytes apart), and U's
-// rows and V's together.
-std::size_t chroma_row_bytes(int width, int step) { return std::size_t((width + 1) / 2 - 1) * std::size_t(step) + 1; }
+// The upload copy's bytes for U's rows and V's, each from its first sample to its last.
 std::size_t upload_chroma_bytes(int width, int height, int step) {
-  return 2 * chroma_row_bytes(width, step) * std::size_t((height + 1) / 2);
+  return 2 * std::size_t(chroma_row_bytes(width, step)) * std::size_t((height + 1) / 2);
 }
 
 // The labeling and analysis kernels each algorithm and analysis value selects, for the frame's
@@ -399,7 +397,7 @@ void FramePipeline::submit_host(const ImageView& image, const Options& options, 
 // plane once): `plane_bytes` apart from `to`, one 2D copy each on stream_.
 ChromaView FramePipeline::upload_chroma(const ImageView& image, std::uint8_t* to, std::size_t plane_bytes) {
   const ChromaView& c = image.chroma;
-  const std::size_t row = chroma_row_bytes(image.width, c.step);
+  const std::size_t row = std::size_t(chroma_row_bytes(image.width, c.step));
   const std::uint8_t* from[2] = {c.u, c.v};
   for (int k = 0; k < 2; ++k)
     check(cudaMemcpy2DAsync(to + k * plane_bytes, row, from[k], c.stride, row, (image.height + 1) / 2,
