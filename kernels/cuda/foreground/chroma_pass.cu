@@ -1,13 +1,23 @@
 #include "foreground/chroma_pass.cuh"
 
 #include "ccl/chroma_rules.hpp"
+#include "foreground/tile_filters.cuh"
 #include "host/cuda_check.hpp"
 #include "primitives/pair_sums.cuh"
 
 namespace ccl::cuda {
 namespace {
 
-constexpr int kRowsOfBlocks = 8;  // a thread block is 32 x 8 chroma blocks: a warp is one row of 32
+// A thread block writes 128 x 32 pixels; its bit rows have one halo word each side, as the luma
+// pass's. Half the luma pass's tile: a 1080p frame's ~510 blocks run at once on a 132-SM GPU,
+// where ~272 of the luma pass's size left a second wave. A warp takes 32 chroma blocks of a block
+// row: two words of two rows.
+constexpr int kTileWords = 4, kTileWidth = 32 * kTileWords, kTileHeight = 32;
+constexpr int kThreads = 256;
+constexpr int kWordsPerRow = kTileWords + 2;
+constexpr int kChunksPerRow = kWordsPerRow / 2;
+constexpr int kMaxRows = kTileHeight + 2 * (kChromaMaxFilterHalo + 1);  // the colour rows
+constexpr int kMaxLumaRows = kMaxRows + 2 * kChromaReach;               // and the gaps' reach
 
 enum class ChromaTurn { Start, Relearn, Step };
 
@@ -18,180 +28,279 @@ __device__ ChromaTurn chroma_turn(const ChromaFrame& f) {
   return f.luma_model.status_out->relearn > 0 ? ChromaTurn::Relearn : ChromaTurn::Step;
 }
 
-// Calls f(x, y) for each pixel of block (cx, cy) inside the frame.
-template <typename F>
-__device__ void for_block_pixels(const ChromaFrame& frame, int cx, int cy, F f) {
-  for (int y = 2 * cy; y < 2 * cy + 2 && y < frame.height; ++y)
-    for (int x = 2 * cx; x < 2 * cx + 2 && x < frame.width; ++x) f(x, y);
-}
-
-// The thread block's (U_M, U) and (V_M, V) pairs into the frame's status; every thread calls it.
-__device__ void add_block_sums(const PairSums& u, const PairSums& v, AdaptiveStatus* status) {
-  __shared__ LightSums block_u, block_v;
-  const bool first = threadIdx.x == 0 && threadIdx.y == 0;
-  if (first) block_u = block_v = LightSums{};
-  __syncthreads();
-  u.add_warp_to(block_u, int(threadIdx.x));
-  v.add_warp_to(block_v, int(threadIdx.x));
-  __syncthreads();
-  if (!first) return;
-  add_light(status->chroma_u, block_u);
-  add_light(status->chroma_v, block_v);
-}
-
-constexpr int kTileWidth = 2 * 32, kTileHeight = 2 * kRowsOfBlocks;  // a thread block's pixels
-
-// The luma mask around a thread block's pixels as bits, kChromaReach beyond them on every side:
-// bit b of word j of row r is pixel (x0 - kChromaReach + 32 j + b, y0 - kChromaReach + r), 0
-// outside the frame (the CPU's scans stop at the edge: the same gaps).
-struct MaskBits {
-  static constexpr int kWords = 3;  // 64 + 2 * 6 = 76 bits a row
-  static constexpr int kRows = kTileHeight + 2 * kChromaReach;
-  std::uint32_t words[kRows][kWords];
-
-  // Whole block (a warp is a row of 32 threads); the caller synchronises before reading.
-  __device__ void load(const std::uint8_t* mask, std::ptrdiff_t pitch, int x0, int y0, int width, int height) {
-    for (int i = int(threadIdx.y); i < kRows * kWords; i += int(blockDim.y)) {
-      const int r = i / kWords, j = i % kWords;
-      const int x = x0 - kChromaReach + 32 * j + int(threadIdx.x), y = y0 - kChromaReach + r;
-      const bool bit = x >= 0 && y >= 0 && x < width && y < height && mask[std::ptrdiff_t(y) * pitch + x] != 0;
-      const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
-      if (threadIdx.x == 0) words[r][j] = word;
-    }
-  }
-  __device__ bool at(int r, int p) const { return (words[r][p / 32] >> (p % 32)) & 1u; }
-
-  // Step 4's G of frame pixel (x, y): on the mask, or mask within the reach on both sides.
-  __device__ bool gap(int x, int y, int x0, int y0) const {
-    const int p = x - x0 + kChromaReach, r = y - y0 + kChromaReach;
-    const int first = p - kChromaReach, j = first / 32;  // j <= 1: word j + 1 exists
-    const std::uint64_t row = ((std::uint64_t(words[r][j + 1]) << 32) | words[r][j]) >> (first % 32);
-    constexpr std::uint64_t kReach = (1u << kChromaReach) - 1u;  // bits 0..5 left, 6 the pixel, 7..12 right
-    if ((row >> kChromaReach) & 1u) return true;
-    if ((row & kReach) && ((row >> (kChromaReach + 1)) & kReach)) return true;
-    bool up = false, down = false;
-    for (int k = 1; k <= kChromaReach; ++k) up |= at(r - k, p), down |= at(r + k, p);
-    return up && down;
+// Where a thread block's bit rows lie: bit i of word j of colour row r is frame pixel (x0 + 32 j +
+// i, y0 + r); luma row r is colour row r - kChromaReach.
+struct ColourTile {
+  int out_x0, out_y0;  // the output's first pixel
+  int halo;            // colour rows beyond the output on each side: the filters', rounded up to a block
+  int x0, y0;
+  int rows;                      // colour rows
+  int first_cx, last_cx;         // the chroma block columns that take colour: the output's and the halo's
+  __device__ bool owns(int cx, int cy) const {  // the block whose model this thread block writes
+    return cx >= out_x0 / 2 && cx < (out_x0 + kTileWidth) / 2 && cy >= out_y0 / 2 && cy < (out_y0 + kTileHeight) / 2;
   }
 };
 
-// I or M around a thread block's pixels, kShadowRadius beyond them, for the shadows' windows; 0
-// outside the frame (the window is clipped there).
-struct ByteTile {
-  static constexpr int kWidth = kTileWidth + 2 * kShadowRadius, kHeight = kTileHeight + 2 * kShadowRadius;
-  std::uint8_t bytes[kWidth * kHeight];
+// Step 4's G for word j of luma row r: on the mask, or mask within kChromaReach on both sides along
+// the row or the column. Bits outside the frame are 0 in `luma` (the CPU's scans stop at the edge:
+// the same gaps); words beyond the buffer count as 0, which only the halo word's far pixels see.
+__device__ std::uint32_t gap_word(const std::uint32_t* luma, int r, int j) {
+  auto word = [&](int row, int col) { return col < 0 || col >= kWordsPerRow ? 0u : luma[row * kWordsPerRow + col]; };
+  const std::uint32_t m = word(r, j), left = word(r, j - 1), right = word(r, j + 1);
+  std::uint32_t before = 0, after = 0, up = 0, down = 0;
+  for (int k = 1; k <= kChromaReach; ++k) {
+    before |= (m << k) | (left >> (32 - k));  // bit i: pixel i - k
+    after |= (m >> k) | (right << (32 - k));  // bit i: pixel i + k
+    up |= word(r - k, j);
+    down |= word(r + k, j);
+  }
+  return m | (before & after) | (up & down);
+}
 
-  // Whole block; the caller synchronises before reading.
-  __device__ void load(const std::uint8_t* plane, std::ptrdiff_t pitch, int x0, int y0, int width, int height) {
-    const int threads = int(blockDim.x * blockDim.y);
-    for (int i = int(threadIdx.y * blockDim.x + threadIdx.x); i < kWidth * kHeight; i += threads) {
-      const int x = x0 - kShadowRadius + i % kWidth, y = y0 - kShadowRadius + i / kWidth;
-      bytes[i] = x >= 0 && y >= 0 && x < width && y < height ? plane[std::ptrdiff_t(y) * pitch + x] : 0;
-    }
-  }
-  __device__ int at(int x, int y, int x0, int y0) const {
-    return bytes[(y - y0 + kShadowRadius) * kWidth + x - x0 + kShadowRadius];
-  }
+// A byte of a plane no thread writes during the kernel.
+__device__ int load(const std::uint8_t* p) { return __ldg(p); }
+
+// One 2x2 block's two rows as 2-bit pairs (bit 0 the left pixel), luma mask in, the block's mask out.
+struct BlockBits {
+  std::uint32_t top, bottom;
 };
 
-// A start or relearning frame's block: U_M, V_M (and V_c) set; the mask passes through.
-__device__ void start_or_relearn_block(const ChromaFrame& f, ChromaTurn turn, int cx, int cy, const std::uint8_t* mask,
-                                       std::uint8_t* out, std::ptrdiff_t pitch, PairSums& sums_u, PairSums& sums_v) {
+// Start or relearn: U_M, V_M (and V_c) set by the block's owner; the mask passes through.
+__device__ void start_or_relearn_block(const ChromaFrame& f, ChromaTurn turn, int cx, int cy, PairSums& sums_u,
+                                       PairSums& sums_v) {
   const std::size_t at = std::size_t(cy) * f.model.width + cx;
   const int u = chroma_sample(f.chroma.u, f.chroma, cx, cy), v = chroma_sample(f.chroma.v, f.chroma, cx, cy);
-  std::uint8_t& mean_u = f.model.u[at];
-  std::uint8_t& mean_v = f.model.v[at];
-  if (turn == ChromaTurn::Start) {
-    mean_u = std::uint8_t(u), mean_v = std::uint8_t(v), f.model.deviation[at] = kChromaMinDeviation;
-  } else {  // the previous frame's sums, as the luma's light fit
+  std::uint8_t mean_u = std::uint8_t(u), mean_v = std::uint8_t(v), deviation = kChromaMinDeviation;
+  if (turn == ChromaTurn::Relearn) {  // the previous frame's sums, as the luma's light fit
     const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
-    mean_u = std::uint8_t(apply_light(fit_light(f.luma_model.status_in->chroma_u, blocks), mean_u));
-    mean_v = std::uint8_t(apply_light(fit_light(f.luma_model.status_in->chroma_v, blocks), mean_v));
+    mean_u = std::uint8_t(apply_light(fit_light(f.luma_model.status_in->chroma_u, blocks), f.model.u_in[at]));
+    mean_v = std::uint8_t(apply_light(fit_light(f.luma_model.status_in->chroma_v, blocks), f.model.v_in[at]));
+    deviation = f.model.deviation_in[at];
   }
+  f.model.u[at] = mean_u, f.model.v[at] = mean_v, f.model.deviation[at] = deviation;
   sums_u.add(unsigned(u), mean_u);
   sums_v.add(unsigned(v), mean_v);
-  for_block_pixels(f, cx, cy, [&](int x, int y) { out[std::ptrdiff_t(y) * pitch + x] = mask[std::ptrdiff_t(y) * pitch + x]; });
 }
 
-// What a thread block of a step frame reads around its pixels, in shared memory.
-struct StepTiles {
-  MaskBits mask;        // the luma mask, for the gaps
-  ByteTile in, mean;    // I and M, for the shadows' windows (loaded only when `colour`)
-  bool colour;          // the previous frame's chroma background has colour: the shadow test runs
-  int x0, y0;           // the block's first pixel
-};
-
-// Steps 1, 2, 4, 5 and 6 of a block, after the luma's step 3.
-__device__ void step_block(const ChromaFrame& f, const StepTiles& t, int cx, int cy, std::uint8_t* out,
-                           std::ptrdiff_t pitch, PairSums& sums_u, PairSums& sums_v) {
+// Steps 1, 2, 4, 5 and 6 of block (cx, cy), after the luma's step 3: `mask` comes in as the luma
+// mask and leaves as the block's before the shadows; `gaps` are its pixels' G; `shadows` gets the
+// pixels on the mask that pass step 5's colour and light tests, for the texture test (where the
+// picture has colour). Only the owner learns.
+__device__ void step_block(const ChromaFrame& f, bool colour, bool owner, int cx, int cy, BlockBits gaps,
+                           BlockBits& mask, BlockBits& shadows, PairSums& sums_u, PairSums& sums_v) {
   const SigmaDeltaPlanes& luma = f.luma_model;
   const std::size_t at = std::size_t(cy) * f.model.width + cx;
-  const int u = chroma_sample(f.chroma.u, f.chroma, cx, cy), v = chroma_sample(f.chroma.v, f.chroma, cx, cy);
-  bool absorbed = false;  // 1: C as the previous frame left it (the luma pass wrote C to the other copy)
-  for_block_pixels(f, cx, cy, [&](int x, int y) { absorbed |= luma.c_in[std::ptrdiff_t(y) * luma.pitch + x] >= f.absorb_frames; });
-  const int mean_u = absorbed ? u : f.model.u[at], mean_v = absorbed ? v : f.model.v[at];
-  const bool changed = chroma_changed(u, v, mean_u, mean_v, f.model.deviation[at]);  // 2
-  auto in = [&](int x, int y) { return t.in.at(x, y, t.x0, t.y0); };
-  auto background = [&](int x, int y) { return t.mean.at(x, y, t.x0, t.y0); };
-  bool foreground = false, in_gap = false;
-  for_block_pixels(f, cx, cy, [&](int x, int y) {
-    const bool luma_fg = t.mask.at(y - t.y0 + kChromaReach, x - t.x0 + kChromaReach);
-    const bool gap = t.mask.gap(x, y, t.x0, t.y0);
-    bool fg = luma_fg || (changed && gap);  // 4
-    if (fg && t.colour && shadow_light(in(x, y), background(x, y)) && shadow_colour(u, v, mean_u, mean_v) &&
-        shadow_texture(x, y, f.width, f.height, in, background))  // 5
-      fg = false;
-    out[std::ptrdiff_t(y) * pitch + x] = std::uint8_t(fg);
-    foreground |= luma.c_out[std::ptrdiff_t(y) * luma.pitch + x] != 0;
-    in_gap |= gap;
-  });
+  const int x = 2 * cx, y = 2 * cy;
+  const bool right = x + 1 < f.width, below = y + 1 < f.height;  // the block's other pixels in the frame
+  // Every read first and unconditional, through the read-only cache: one round trip to memory.
+  const int u = load(f.chroma.u + std::ptrdiff_t(cy) * f.chroma.stride + std::ptrdiff_t(cx) * f.chroma.step);
+  const int v = load(f.chroma.v + std::ptrdiff_t(cy) * f.chroma.stride + std::ptrdiff_t(cx) * f.chroma.step);
+  const std::uint8_t* c = luma.c_in + std::ptrdiff_t(y) * luma.pitch + x;  // C as the previous frame left it
+  const std::ptrdiff_t dx = right ? 1 : 0, dy = below ? luma.pitch : 0;  // the block's pixels, repeated at the edge
+  const int c_max = max(max(load(c), load(c + dx)), max(load(c + dy), load(c + dy + dx)));
+  const int model_u = load(f.model.u_in + at), model_v = load(f.model.v_in + at);
+  std::uint32_t lit = 0;  // bit k: pixel k (row-major) passes step 5's light test
+  if (colour && (mask.top | mask.bottom | gaps.top | gaps.bottom)) {  // a pixel may end on the mask
+    const std::uint8_t* in = f.luma + std::ptrdiff_t(y) * f.luma_stride + x;
+    const std::uint8_t* background = luma.m_out + std::ptrdiff_t(y) * luma.pitch + x;
+    const std::ptrdiff_t in_dy = below ? f.luma_stride : 0;
+    lit = std::uint32_t(shadow_light(load(in), load(background))) |
+          std::uint32_t(shadow_light(load(in + dx), load(background + dx))) << 1 |
+          std::uint32_t(shadow_light(load(in + in_dy), load(background + dy))) << 2 |
+          std::uint32_t(shadow_light(load(in + in_dy + dx), load(background + dy + dx))) << 3;
+  }
+  std::uint8_t deviation = std::uint8_t(load(f.model.deviation_in + at));
+  const bool absorbed = c_max >= f.absorb_frames;
+  const int mean_u = absorbed ? u : model_u, mean_v = absorbed ? v : model_v;  // 1
+  const BlockBits luma_mask = mask;
+  if (chroma_changed(u, v, mean_u, mean_v, deviation)) mask.top |= gaps.top, mask.bottom |= gaps.bottom;  // 2, 4
+  if (colour && shadow_colour(u, v, mean_u, mean_v)) shadows = {mask.top & lit, mask.bottom & lit >> 2};  // 5's colour and light
+  if (!owner) return;
   std::uint8_t learnt_u = std::uint8_t(mean_u), learnt_v = std::uint8_t(mean_v);  // 6
+  const bool foreground = (luma_mask.top | luma_mask.bottom) != 0;  // C after the luma pass != 0
+  const bool in_gap = (gaps.top | gaps.bottom) != 0;
   const bool slow_turn = luma.frame_index % kForegroundUpdatePeriod == 0;
-  chroma_learn(learnt_u, learnt_v, f.model.deviation[at], u, v, !foreground && (!in_gap || slow_turn));
-  f.model.u[at] = learnt_u;
-  f.model.v[at] = learnt_v;
+  chroma_learn(learnt_u, learnt_v, deviation, u, v, !foreground && (!in_gap || slow_turn));
+  f.model.u[at] = learnt_u, f.model.v[at] = learnt_v, f.model.deviation[at] = deviation;
   sums_u.add(unsigned(u), learnt_u);
   sums_v.add(unsigned(v), learnt_v);
 }
 
-// Steps 1 to 6 but the luma's (3), a thread per 2x2 block; a start or relearning frame's mask passes through.
-__global__ void __launch_bounds__(32 * kRowsOfBlocks)
-    chroma_kernel(ChromaFrame f, const std::uint8_t* mask, std::uint8_t* out, std::ptrdiff_t pitch) {
-  const ChromaTurn turn = chroma_turn(f);  // the same in the whole grid: every thread reaches the barriers
-  const int cx = int(blockIdx.x * blockDim.x + threadIdx.x), cy = int(blockIdx.y * blockDim.y + threadIdx.y);
-  const bool inside = cx < f.model.width && cy < f.model.height;
-  PairSums sums_u, sums_v;
-  if (turn == ChromaTurn::Step) {
-    __shared__ StepTiles tiles;
-    if (threadIdx.x == 0 && threadIdx.y == 0) {
-      const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
-      tiles.colour = has_colour(f.luma_model.status_in->chroma_u, f.luma_model.status_in->chroma_v, blocks);
-      tiles.x0 = int(blockIdx.x) * kTileWidth, tiles.y0 = int(blockIdx.y) * kTileHeight;
+// Step 5's texture test of frame pixel (x, y): through the read-only cache, as the windows of
+// neighbouring pixels overlap. Inside the frame's border the window is read whole and unrolled;
+// on it, by the shared rule's clipped loops.
+__device__ bool textured_as_shadow(const ChromaFrame& f, int x, int y) {
+  const std::uint8_t* in = f.luma;
+  const std::uint8_t* mean = f.luma_model.m_out;
+  const std::ptrdiff_t in_stride = f.luma_stride, mean_pitch = f.luma_model.pitch;
+  constexpr int r = kShadowRadius;
+  if (x < r || y < r || x + r >= f.width || y + r >= f.height)
+    return shadow_texture(
+        x, y, f.width, f.height, [&](int px, int py) { return load(in + py * in_stride + px); },
+        [&](int px, int py) { return load(mean + py * mean_pitch + px); });
+  const std::uint8_t* in_corner = in + (y - r) * in_stride + (x - r);
+  const std::uint8_t* mean_corner = mean + (y - r) * mean_pitch + (x - r);
+  std::int32_t si = 0, sm = 0;
+#pragma unroll
+  for (int dy = 0; dy <= 2 * r; ++dy)
+#pragma unroll
+    for (int dx = 0; dx <= 2 * r; ++dx) si += load(in_corner + dy * in_stride + dx), sm += load(mean_corner + dy * mean_pitch + dx);
+  std::int32_t e = 0;
+#pragma unroll
+  for (int dy = 0; dy <= 2 * r; ++dy)
+#pragma unroll
+    for (int dx = 0; dx <= 2 * r; ++dx) {
+      const std::int32_t d = load(in_corner + dy * in_stride + dx) * sm - load(mean_corner + dy * mean_pitch + dx) * si;
+      e += d < 0 ? -d : d;
     }
-    __syncthreads();
-    tiles.mask.load(mask, pitch, tiles.x0, tiles.y0, f.width, f.height);
-    if (tiles.colour) {
-      tiles.in.load(f.luma, f.luma_stride, tiles.x0, tiles.y0, f.width, f.height);
-      tiles.mean.load(f.luma_model.m_out, f.luma_model.pitch, tiles.x0, tiles.y0, f.width, f.height);
-    }
-    __syncthreads();
-    if (inside) step_block(f, tiles, cx, cy, out, pitch, sums_u, sums_v);
-  } else if (inside) {
-    start_or_relearn_block(f, turn, cx, cy, mask, out, pitch, sums_u, sums_v);
-  }
-  add_block_sums(sums_u, sums_v, f.luma_model.status_out);
+  constexpr int n = (2 * r + 1) * (2 * r + 1);
+  return e <= kShadowTexture * n * sm;
 }
 
-dim3 block_grid(const ChromaFrame& f) {
-  return dim3((f.model.width + 31) / 32, (f.model.height + kRowsOfBlocks - 1) / kRowsOfBlocks);
+// A warp's pixels waiting for the texture test, so that its lanes test 32 at once rather than the
+// few of a word: entry = word index << 5 | bit. Every lane of the warp calls every member.
+struct ShadowQueue {
+  std::uint16_t (&entries)[64];
+  int count = 0;  // the same in every lane
+
+  // Queues each lane's pixel where `queued`.
+  __device__ void push(bool queued, std::uint16_t entry) {
+    const int lane = int(threadIdx.x) % 32;
+    const std::uint32_t who = __ballot_sync(0xffffffffu, queued);
+    if (queued) entries[count + __popc(who & ((1u << lane) - 1u))] = entry;
+    count += __popc(who);
+    __syncwarp();
+  }
+  // Tests up to 32 queued pixels, clears the shadows from `words`, keeps the rest queued.
+  __device__ void test(const ChromaFrame& f, const ColourTile& t, std::uint32_t* words) {
+    const int lane = int(threadIdx.x) % 32, tested = count < 32 ? count : 32;
+    if (lane < tested) {
+      const int entry = entries[lane], i = entry >> 5, bit = entry & 31;
+      if (textured_as_shadow(f, t.x0 + 32 * (i % kWordsPerRow) + bit, t.y0 + i / kWordsPerRow))
+        atomicAnd(&words[i], ~(1u << bit));  // lanes may share a word
+    }
+    __syncwarp();
+    const std::uint16_t rest = lane + 32 < count ? entries[lane + 32] : std::uint16_t(0);
+    __syncwarp();
+    if (lane + 32 < count) entries[lane] = rest;
+    count -= tested;
+    __syncwarp();
+  }
+};
+
+// The thread block's (U_M, U) and (V_M, V) pairs into the frame's status; every thread calls it.
+__device__ void add_block_sums(const PairSums& u, const PairSums& v, LightSums& block_u, LightSums& block_v,
+                               AdaptiveStatus* status) {
+  u.add_warp_to(block_u, int(threadIdx.x) % 32);
+  v.add_warp_to(block_v, int(threadIdx.x) % 32);
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  add_light(status->chroma_u, block_u);
+  add_light(status->chroma_v, block_v);
+}
+
+// A warp's 32 blocks (lane l: block l, `bits` = bit b of pair p is pixel b of pair p's row) as
+// two words per pair: lane l takes pixel l of each word from the lane holding it, so a ballot is
+// the word. Lane 0 gets them, in `words` (word 0 and 1 of pair p at 2 p, 2 p + 1).
+template <int kPairs>
+__device__ void ballot_block_words(std::uint32_t bits, std::uint32_t (&words)[2 * kPairs]) {
+  const int lane = int(threadIdx.x) % 32, b = lane % 2;
+  const std::uint32_t first = __shfl_sync(0xffffffffu, bits, lane / 2), second = __shfl_sync(0xffffffffu, bits, 16 + lane / 2);
+#pragma unroll
+  for (int p = 0; p < kPairs; ++p) {
+    words[2 * p] = __ballot_sync(0xffffffffu, (first >> (2 * p + b)) & 1u);
+    words[2 * p + 1] = __ballot_sync(0xffffffffu, (second >> (2 * p + b)) & 1u);
+  }
+}
+
+__global__ void __launch_bounds__(kThreads, 4)
+    chroma_tiles_kernel(ChromaFrame f, TileFilters filters, const std::uint32_t* luma_mask, std::uint8_t* out,
+                        std::ptrdiff_t pitch) {
+  __shared__ std::uint32_t luma[kMaxLumaRows * kWordsPerRow];  // the luma pass's mask
+  __shared__ std::uint32_t words[kMaxRows * kWordsPerRow];     // the mask after colour, then filtered
+  __shared__ std::uint32_t scratch[kMaxRows * kWordsPerRow];   // the gaps, then the filters' row pass
+  __shared__ std::uint32_t shadows[kMaxRows * kWordsPerRow];   // pixels whose shadow tests run
+  __shared__ std::uint16_t shadow_queues[kThreads / 32][64];
+  __shared__ LightSums block_u, block_v;
+  const ChromaTurn turn = chroma_turn(f);  // the same in the whole grid
+  ColourTile t;
+  t.out_x0 = int(blockIdx.x) * kTileWidth, t.out_y0 = int(blockIdx.y) * kTileHeight;
+  t.halo = (filters.halo() + 1) / 2 * 2;
+  t.x0 = t.out_x0 - 32, t.y0 = t.out_y0 - t.halo, t.rows = kTileHeight + 2 * t.halo;
+  t.first_cx = (t.out_x0 - t.halo) / 2, t.last_cx = (t.out_x0 + kTileWidth + t.halo) / 2 - 1;
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kThreads / 32;
+  if (threadIdx.x == 0) block_u = block_v = LightSums{};
+  // The luma mask's words, 0 outside the frame.
+  const int luma_rows = t.rows + 2 * kChromaReach, luma_words_per_row = mask_words_per_row(f.width);
+  for (int i = int(threadIdx.x); i < luma_rows * kWordsPerRow; i += kThreads) {
+    const int r = i / kWordsPerRow, w = t.x0 / 32 + i - r * kWordsPerRow, y = t.y0 - kChromaReach + r;
+    luma[i] = w >= 0 && y >= 0 && w < luma_words_per_row && y < f.height
+                  ? luma_mask[std::ptrdiff_t(y) * luma_words_per_row + w]
+                  : 0u;
+  }
+  __syncthreads();
+  if (turn == ChromaTurn::Step)
+    for (int i = int(threadIdx.x); i < t.rows * kWordsPerRow; i += kThreads)
+      scratch[i] = gap_word(luma, i / kWordsPerRow + kChromaReach, i % kWordsPerRow);
+  __syncthreads();
+  const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
+  const bool colour = turn == ChromaTurn::Step &&
+                      has_colour(f.luma_model.status_in->chroma_u, f.luma_model.status_in->chroma_v, blocks);
+  PairSums sums_u, sums_v;
+  bool any_shadows = false;
+  // A warp per 32 blocks of a block row: lane l has bits 2 (l % 16), +1 of word j of two rows.
+  for (int i = warp; i < t.rows / 2 * kChunksPerRow; i += warps) {
+    const int block_row = i / kChunksPerRow, chunk = i - block_row * kChunksPerRow;
+    const int r = 2 * block_row, j = 2 * chunk + lane / 16, shift = 2 * (lane % 16);
+    const int cx = t.x0 / 2 + 32 * chunk + lane, cy = t.y0 / 2 + block_row;
+    const int top = (r + kChromaReach) * kWordsPerRow + j, bottom = top + kWordsPerRow;
+    BlockBits mask{(luma[top] >> shift) & 3u, (luma[bottom] >> shift) & 3u}, maybe_shadows{0u, 0u};
+    const bool in_model = cx >= 0 && cy >= 0 && cx < f.model.width && cy < f.model.height;
+    if (in_model && turn == ChromaTurn::Step && cx >= t.first_cx && cx <= t.last_cx) {
+      const BlockBits gaps{(scratch[r * kWordsPerRow + j] >> shift) & 3u, (scratch[(r + 1) * kWordsPerRow + j] >> shift) & 3u};
+      const bool owner = t.owns(cx, cy);
+      if (owner || gaps.top | gaps.bottom)  // else a neighbour's block with nothing to fill: colour changes nothing
+        step_block(f, colour, owner, cx, cy, gaps, mask, maybe_shadows, sums_u, sums_v);
+    } else if (in_model && turn != ChromaTurn::Step && t.owns(cx, cy)) {
+      start_or_relearn_block(f, turn, cx, cy, sums_u, sums_v);
+    }
+    std::uint32_t got[8];  // the mask's top and bottom words, then the shadows'
+    ballot_block_words<4>(mask.top | mask.bottom << 2 | maybe_shadows.top << 4 | maybe_shadows.bottom << 6, got);
+    if (lane == 0) {
+      const int at = r * kWordsPerRow + 2 * chunk;
+      words[at] = got[0], words[at + 1] = got[1], words[at + kWordsPerRow] = got[2], words[at + kWordsPerRow + 1] = got[3];
+      shadows[at] = got[4], shadows[at + 1] = got[5], shadows[at + kWordsPerRow] = got[6], shadows[at + kWordsPerRow + 1] = got[7];
+    }
+    any_shadows |= (got[4] | got[5] | got[6] | got[7]) != 0u;
+  }
+  add_block_sums(sums_u, sums_v, block_u, block_v, f.luma_model.status_out);
+  // Step 5's texture test, where any pixel may be a shadow: each warp goes through its words and
+  // queues their pixels, and tests them 32 at a time.
+  if (__syncthreads_or(any_shadows)) {  // also: words and shadows are whole
+    ShadowQueue queue{shadow_queues[warp]};
+    for (int i = warp; i < t.rows * kWordsPerRow; i += warps) {
+      if (shadows[i] == 0u) continue;  // the same in the warp
+      queue.push(shadows[i] >> lane & 1u, std::uint16_t(i << 5 | lane));
+      if (queue.count >= 32) queue.test(f, t, words);
+    }
+    queue.test(f, t, words);
+    __syncthreads();
+  }
+  const BitTile tile{words, scratch, kWordsPerRow, t.rows, t.x0, t.y0, f.width, f.height};
+  run_tile_filters(tile, filters);
+  write_tile_bytes<kTileWords, kTileHeight>(tile, t.halo, t.out_x0, t.out_y0, out, pitch);
 }
 
 }  // namespace
 
-void queue_chroma_pass(const ChromaFrame& frame, const std::uint8_t* luma_mask, std::uint8_t* out, std::ptrdiff_t pitch,
-                       cudaStream_t stream) {
-  chroma_kernel<<<block_grid(frame), dim3(32, kRowsOfBlocks), 0, stream>>>(frame, luma_mask, out, pitch);
-  check_launch("chroma_kernel");
+void queue_chroma_pass(const ChromaFrame& frame, const TileFilters& filters, const std::uint32_t* luma_mask,
+                       std::uint8_t* out, std::ptrdiff_t pitch, cudaStream_t stream) {
+  if (filters.open_radius < 0 || filters.close_radius < 0 || filters.shrink_radius < 0 ||
+      filters.halo() > kChromaMaxFilterHalo)
+    throw Error(Error::Kind::InvalidArgument, "colour tile halo larger than its buffer");
+  const dim3 grid((frame.width + kTileWidth - 1) / kTileWidth, (frame.height + kTileHeight - 1) / kTileHeight);
+  chroma_tiles_kernel<<<grid, kThreads, 0, stream>>>(frame, filters, luma_mask, out, pitch);
+  check_launch("chroma_tiles_kernel");
 }
 
 }  // namespace ccl::cuda

@@ -1,8 +1,9 @@
-// Options::chroma on the device (ccl/foreground.hpp, steps 1-6): one kernel after Adaptive's luma
-// tile pass, which then runs without filters, a thread per 2x2 block: start or relearn, or absorb
-// (with C as the previous frame left it: the luma pass wrote the other copy), changed blocks, gap
-// fill, shadows and learning. The chroma model is one copy in place: a thread reads and writes its
-// own block only.
+// Options::chroma on the device (ccl/foreground.hpp, steps 1-6): one tile kernel after Adaptive's
+// luma tile pass (which then runs without filters), a thread per 2x2 block: start or relearn, or
+// absorb (with C as the previous frame left it), changed blocks, gap fill, shadows and learning;
+// then the filters that fit its halo, on the same tile, and the mask written once. Thread blocks
+// recompute their neighbours' blocks in the halo, so the chroma model is read from one copy and
+// written to the other, as the luma's M and V.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,15 +12,20 @@
 #include <cstdint>
 
 #include "ccl/types.hpp"
+#include "foreground/foreground_tiles.cuh"
 #include "foreground/mask_source.cuh"
 
 namespace ccl::cuda {
 
-// The chroma model, one byte per 2x2 block each, `width` blocks a row (the pitch) by `height`.
+// The chroma model, one byte per 2x2 block each, `width` blocks a row (the pitch) by `height`:
+// the previous frame's (read) and this frame's (written, by the block's owner only).
 struct ChromaModelPlanes {
-  std::uint8_t* u = nullptr;          // U_M
-  std::uint8_t* v = nullptr;          // V_M
-  std::uint8_t* deviation = nullptr;  // V_c
+  const std::uint8_t* u_in = nullptr;  // U_M
+  const std::uint8_t* v_in = nullptr;  // V_M
+  const std::uint8_t* deviation_in = nullptr;  // V_c
+  std::uint8_t* u = nullptr;
+  std::uint8_t* v = nullptr;
+  std::uint8_t* deviation = nullptr;
   int width = 0, height = 0;
   bool start = false;  // the model's first frame, or the first with chroma: U_M = U, V_M = V, V_c = floor
 };
@@ -35,10 +41,16 @@ struct ChromaFrame {
   SigmaDeltaPlanes luma_model;  // the luma update's: C before (absorb) and after it, M after it, statuses
 };
 
-// After the luma tile pass, on its stream: `luma_mask` (its 0/1 output) with colour's gaps filled
-// and shadows cleared, into `out` (both `pitch` bytes a row); the model learns and adds its sums to
-// the frame's status.
-void queue_chroma_pass(const ChromaFrame& frame, const std::uint8_t* luma_mask, std::uint8_t* out, std::ptrdiff_t pitch,
-                       cudaStream_t stream);
+// The largest filter halo the colour pass takes: its tile's halo, rounded up to whole blocks, plus
+// the gaps' reach stays within the one halo word each side.
+constexpr int kChromaMaxFilterHalo = 32 - kChromaReach - 1;
+
+// After the luma tile pass, on its stream: `luma_mask` (its bit plane, mask_words_per_row words a
+// row) with colour's gaps filled and shadows cleared, then `filters`, into `out` (0/1 bytes,
+// `pitch` a row); the model learns
+// and adds its sums to the frame's status. Throws Error(InvalidArgument) when filters.halo() >
+// kChromaMaxFilterHalo, Error(DeviceFailure) when the launch fails.
+void queue_chroma_pass(const ChromaFrame& frame, const TileFilters& filters, const std::uint32_t* luma_mask,
+                       std::uint8_t* out, std::ptrdiff_t pitch, cudaStream_t stream);
 
 }  // namespace ccl::cuda

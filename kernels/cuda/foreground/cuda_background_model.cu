@@ -38,7 +38,7 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
   if (width != width_ || height != height_) {
     const std::size_t plane = round_up_256(std::size_t(width) * height);
     const std::size_t chroma_plane = round_up_256(std::size_t((width + 1) / 2) * ((height + 1) / 2));
-    const std::size_t needed = 6 * plane + status_bytes() + kChromaPlanes * chroma_plane;
+    const std::size_t needed = 6 * plane + status_bytes() + 2 * kChromaPlanes * chroma_plane;
     if (needed > bytes_) {
       if (recorded_) check(cudaEventSynchronize(updated_), "cudaEventSynchronize (background model)");
       void* grown = device_alloc(
@@ -90,9 +90,10 @@ ChromaModelPlanes CudaBackgroundModel::chroma_update(bool present) {
     return c;
   }
   std::uint8_t* base = planes_ + 6 * plane_bytes_ + status_bytes();
-  c.u = base;
-  c.v = c.u + chroma_plane_bytes_;
-  c.deviation = c.v + chroma_plane_bytes_;
+  std::uint8_t* read = base + std::size_t(kChromaPlanes * written_) * chroma_plane_bytes_;
+  std::uint8_t* write = base + std::size_t(kChromaPlanes * (1 - written_)) * chroma_plane_bytes_;
+  c.u_in = read, c.v_in = read + chroma_plane_bytes_, c.deviation_in = read + 2 * chroma_plane_bytes_;
+  c.u = write, c.v = write + chroma_plane_bytes_, c.deviation = write + 2 * chroma_plane_bytes_;
   c.width = (width_ + 1) / 2;
   c.height = (height_ + 1) / 2;
   c.start = reset_pending_ || !chroma_live_;

@@ -1,7 +1,7 @@
 // The CUDA BackgroundModel: the planes M and V (and Adaptive's C) in device memory, twice (the
 // previous frame's, read, and this frame's, written), with Adaptive's per-frame status thrice and
-// Options::chroma's planes once (U_M, V_M, V_c: a thread of the chroma pass touches its own block
-// only), in one allocation sized on the first frame and reused.
+// Options::chroma's planes (U_M, V_M, V_c) twice the same way, in one allocation sized on the
+// first frame and reused.
 // Updates are ordered through one event, so analyzers on different streams that submit in frame
 // order update in frame order.
 #pragma once
@@ -50,7 +50,7 @@ class CudaBackgroundModel final : public BackgroundModel {
   static std::size_t status_bytes();      // the slots, rounded up so the chroma planes start aligned
   static constexpr int kChromaPlanes = 3;  // U_M, V_M, V_c
   // M0, V0, C0, M1, V1, C1, each plane_bytes_, kStatusSlots AdaptiveStatus (status_bytes()), then the
-  // chroma planes, each chroma_plane_bytes_.
+  // chroma planes U_M0, V_M0, V_c0, U_M1, V_M1, V_c1 (copy n read when written_ is n), each chroma_plane_bytes_.
   std::uint8_t* planes_ = nullptr;
   std::size_t bytes_ = 0;
   std::size_t plane_bytes_ = 0, chroma_plane_bytes_ = 0;

@@ -32,42 +32,44 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
                     SigmaDeltaPlanes{}};
   std::uint8_t* planes_in_turn[2] = {planes.mask, planes.spare};
   std::uint8_t* out = planes.mask;
+  // As many filters per pass as the tile's halo holds, in order; passes alternate between the planes.
+  const int radii[3] = {options.open_radius, options.close_radius, options.shrink_radius};
+  const int halo_of[3] = {2 * radii[0], 2 * radii[1], radii[2]};
+  int next = 0;
+  auto take_filters = [&](int max_halo) {
+    TileFilters filters;
+    for (int halo = 0; next < 3 && halo + halo_of[next] <= max_halo; halo += halo_of[next], ++next)
+      (next == 0 ? filters.open_radius : next == 1 ? filters.close_radius : filters.shrink_radius) = radii[next];
+    return filters;
+  };
   int pass = 0;
-  bool chroma = false;
   if (motion) {
     source.model = model->begin_update(image.width, image.height, options.foreground, stream);
     source.model.absorb_frames = options.absorb_frames;
   }
   if (kind == MaskSourceKind::Adaptive) {
-    chroma = options.chroma && image.chroma.present();
+    const bool chroma = options.chroma && image.chroma.present();
     const ChromaModelPlanes chroma_model = model->chroma_update(chroma);
-    if (chroma) {  // luma alone into the mask plane, colour and shadows into the spare: the first two passes
+    if (chroma) {  // luma alone into the mask plane as bits; colour, shadows and the filters that fit into the spare
       const ChromaFrame frame{image.chroma, image.data,           image.stride, image.width,
                               image.height, options.absorb_frames, chroma_model, source.model};
-      queue_foreground_tiles(source, TileFilters{}, planes.mask, pitch, stream);
-      queue_chroma_pass(frame, planes.mask, planes.spare, pitch, stream);
+      auto* luma_bits = reinterpret_cast<std::uint32_t*>(planes.mask);  // 4 ceil(w / 32) <= pitch bytes a row
+      queue_foreground_tile_bits(source, luma_bits, stream);
+      queue_chroma_pass(frame, take_filters(kChromaMaxFilterHalo), luma_bits, planes.spare, pitch, stream);
       model->end_update(stream);
       out = planes.spare;
       source = mask_plane(out, pitch, image);
       pass = 2;
     }
   }
-  // As many filters per pass as the tile's halo holds, in order; passes alternate between the planes.
-  const int radii[3] = {options.open_radius, options.close_radius, options.shrink_radius};
-  const int halo_of[3] = {2 * radii[0], 2 * radii[1], radii[2]};
-  int next = 0;
-  do {
-    TileFilters filters;
-    int halo = 0;
-    for (; next < 3 && halo + halo_of[next] <= kForegroundMaxHalo; halo += halo_of[next], ++next)
-      (next == 0 ? filters.open_radius : next == 1 ? filters.close_radius : filters.shrink_radius) = radii[next];
-    if (chroma && halo == 0) break;  // no filter left, and the chroma passes wrote the mask
+  while (pass == 0 || next < 3) {
+    const TileFilters filters = take_filters(kForegroundMaxHalo);
     out = planes_in_turn[pass % 2];
     queue_foreground_tiles(source, filters, out, pitch, stream);
     if (pass == 0 && motion) model->end_update(stream);  // the model is written by the first pass only
     source = mask_plane(out, pitch, image);
     ++pass;
-  } while (next < 3);
+  }
   return ImageView{out, image.width, image.height, pitch, {}};
 }
 

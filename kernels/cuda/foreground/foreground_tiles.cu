@@ -1,6 +1,6 @@
 #include "foreground/foreground_tiles.cuh"
 
-#include "foreground/square_filter_bits.cuh"
+#include "foreground/tile_filters.cuh"
 #include "host/cuda_check.hpp"
 #include "primitives/pair_sums.cuh"
 
@@ -27,8 +27,11 @@ struct OwnedSums {
   }
 };
 
-__global__ void __launch_bounds__(kForegroundThreads)
-    foreground_tiles_kernel(MaskSource source, TileFilters filters, std::uint8_t* out, std::ptrdiff_t out_pitch) {
+// Two blocks an SM (64 registers): the batched reads below measured faster than four blocks of
+// single reads (BENCHMARKS.md, 2026-11-27).
+__global__ void __launch_bounds__(kForegroundThreads, 2)
+    foreground_tiles_kernel(MaskSource source, TileFilters filters, std::uint8_t* out, std::ptrdiff_t out_pitch,
+                            std::uint32_t* out_bits, int out_words_per_row) {
   __shared__ std::uint32_t words[kMaxRows * kWordsPerRow];
   __shared__ std::uint32_t scratch[kMaxRows * kWordsPerRow];
   __shared__ unsigned int block_foreground;  // Adaptive: this block's owned foreground pixels
@@ -50,25 +53,39 @@ __global__ void __launch_bounds__(kForegroundThreads)
                      out_x0 - 32,   out_y0 - halo, source.width, source.height};
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kForegroundThreads / 32;
   OwnedSums owned;
-  // A warp per word: each lane one pixel, the ballot is the word.
-  for (int i = warp; i < tile.rows * kWordsPerRow; i += warps) {
-    const int row = i / kWordsPerRow, j = i - row * kWordsPerRow;
-    const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
-    const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
-    // Only the block whose output covers the pixel updates its model; halo copies just read.
-    const bool owner = j >= 1 && j <= kForegroundTileWords && row >= halo && row < halo + kForegroundTileHeight;
-    bool bit = false;
-    if (adaptive) {
-      if (in_frame) {
-        const AdaptiveOutcome p = source.adaptive(x, y, owner, relearn, fit);
-        bit = p.foreground;
-        if (owner) owned.add(p.foreground, p.in, p.m);
-      }
-    } else {
-      bit = in_frame && source.bit(x, y, owner);
+  // A warp per word: each lane one pixel, the ballot is the word. kBatch words' reads are issued
+  // before any is used, so their round trips to memory overlap.
+  constexpr int kBatch = 4;
+  const int tile_words = tile.rows * kWordsPerRow;
+  for (int first = warp; first < tile_words; first += kBatch * warps) {
+    PixelInputs got[kBatch];
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      const int i = first + k * warps, row = i / kWordsPerRow, j = i - row * kWordsPerRow;
+      const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
+      if (i < tile_words && x >= 0 && y >= 0 && x < source.width && y < source.height) got[k] = source.read(x, y);
     }
-    const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
-    if (lane == 0) words[i] = word;
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      const int i = first + k * warps, row = i / kWordsPerRow, j = i - row * kWordsPerRow;
+      if (i >= tile_words) break;  // the same in the warp
+      const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
+      const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
+      // Only the block whose output covers the pixel updates its model; halo copies just read.
+      const bool owner = j >= 1 && j <= kForegroundTileWords && row >= halo && row < halo + kForegroundTileHeight;
+      bool bit = false;
+      if (adaptive) {
+        if (in_frame) {
+          const AdaptiveOutcome p = source.adaptive(x, y, owner, relearn, fit, got[k]);
+          bit = p.foreground;
+          if (owner) owned.add(p.foreground, p.in, p.m);
+        }
+      } else {
+        bit = in_frame && source.bit(x, y, owner, got[k]);
+      }
+      const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
+      if (lane == 0) words[i] = word;
+    }
   }
   if (adaptive) owned.add_to(block_foreground, block_light, lane);
   __syncthreads();
@@ -78,31 +95,16 @@ __global__ void __launch_bounds__(kForegroundThreads)
     add_light(status->light, block_light);
     if (blockIdx.x == 0 && blockIdx.y == 0) status->relearn = relearn_frames;
   }
-  // Opening (erode, dilate), closing (dilate, erode), shrink (erode); neighbours of one kind as one
-  // filter of the summed radius (exact for squares clipped to the frame): open 1, close 2, shrink 1
-  // is erode 1, dilate 3, erode 3.
-  const int radii[5] = {filters.open_radius, filters.open_radius, filters.close_radius, filters.close_radius,
-                        filters.shrink_radius};
-  const bool erodes[5] = {true, false, false, true, true};
-  int pending = 0;
-  bool pending_erodes = false;
-  for (int f = 0; f < 5; ++f) {
-    if (radii[f] == 0) continue;
-    if (pending > 0 && erodes[f] != pending_erodes) {
-      square_filter_bits(tile, pending, pending_erodes);
-      pending = 0;
-    }
-    pending += radii[f];
-    pending_erodes = erodes[f];
-  }
-  if (pending > 0) square_filter_bits(tile, pending, pending_erodes);
-  // The interior as bytes: a warp per word, a lane per pixel (32 consecutive bytes per store).
-  for (int i = warp; i < kForegroundTileHeight * kForegroundTileWords; i += warps) {
-    const int r = i / kForegroundTileWords, j = i - r * kForegroundTileWords;
-    const int x = out_x0 + 32 * j + lane, y = out_y0 + r;
-    if (x < source.width && y < source.height)
-      out[std::ptrdiff_t(y) * out_pitch + x] = std::uint8_t((words[(r + halo) * kWordsPerRow + j + 1] >> lane) & 1u);
-  }
+  run_tile_filters(tile, filters);
+  if (out_bits)
+    write_tile_words(tile, halo, out_x0, out_y0, out_bits, out_words_per_row);
+  else
+    write_tile_bytes(tile, halo, out_x0, out_y0, out, out_pitch);
+}
+
+dim3 tile_grid(const MaskSource& source) {
+  return dim3((source.width + kForegroundTileWidth - 1) / kForegroundTileWidth,
+              (source.height + kForegroundTileHeight - 1) / kForegroundTileHeight);
 }
 
 }  // namespace
@@ -112,9 +114,14 @@ void queue_foreground_tiles(const MaskSource& source, const TileFilters& filters
   if (filters.open_radius < 0 || filters.close_radius < 0 || filters.shrink_radius < 0 ||
       filters.halo() > kForegroundMaxHalo)
     throw Error(Error::Kind::InvalidArgument, "foreground tile halo larger than its buffer");
-  const dim3 grid((source.width + kForegroundTileWidth - 1) / kForegroundTileWidth,
-                  (source.height + kForegroundTileHeight - 1) / kForegroundTileHeight);
-  foreground_tiles_kernel<<<grid, kForegroundThreads, 0, stream>>>(source, filters, out, out_pitch);
+  foreground_tiles_kernel<<<tile_grid(source), kForegroundThreads, 0, stream>>>(source, filters, out, out_pitch,
+                                                                               nullptr, 0);
+  check_launch("foreground_tiles_kernel");
+}
+
+void queue_foreground_tile_bits(const MaskSource& source, std::uint32_t* out, cudaStream_t stream) {
+  foreground_tiles_kernel<<<tile_grid(source), kForegroundThreads, 0, stream>>>(source, TileFilters{}, nullptr, 0, out,
+                                                                               mask_words_per_row(source.width));
   check_launch("foreground_tiles_kernel");
 }
 

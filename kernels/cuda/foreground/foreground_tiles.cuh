@@ -34,4 +34,11 @@ struct TileFilters {
 void queue_foreground_tiles(const MaskSource& source, const TileFilters& filters, std::uint8_t* out,
                             std::ptrdiff_t out_pitch, cudaStream_t stream);
 
+// Words of a bit plane a row: bit i of word w of row y is pixel (32 w + i, y).
+__host__ __device__ inline int mask_words_per_row(int width) { return (width + 31) / 32; }
+
+// The mask of `source` unfiltered, as a bit plane (mask_words_per_row(source.width) words a row,
+// pixels outside the frame 0): what the colour pass reads.
+void queue_foreground_tile_bits(const MaskSource& source, std::uint32_t* out, cudaStream_t stream);
+
 }  // namespace ccl::cuda

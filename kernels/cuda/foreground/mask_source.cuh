@@ -47,6 +47,12 @@ struct SigmaDeltaPlanes {
   AdaptiveStatus* status_next = nullptr;
 };
 
+// The bytes one pixel's mask bit depends on: I (or the earlier pass's mask byte), and the model's
+// M, V and C where the kind keeps them (0 otherwise).
+struct PixelInputs {
+  std::uint8_t in = 0, m = 0, v = 0, c = 0;
+};
+
 struct MaskSource {
   MaskSourceKind kind;
   const std::uint8_t* data;  // plane 0 (Threshold, Motion) or the mask plane (MaskPlane)
@@ -56,16 +62,29 @@ struct MaskSource {
   int motion_factor;       // Motion
   SigmaDeltaPlanes model;  // Motion
 
-  // The mask bit of in-frame pixel (x, y) for every kind but Adaptive; `owner`: this thread's block
-  // is the one that writes the pixel's model update (every pixel has exactly one owner, halo copies
-  // only read).
-  __device__ std::uint8_t bit(int x, int y, bool owner) const {
-    const std::uint8_t in = data[std::ptrdiff_t(y) * stride + x];
+  // In-frame pixel (x, y)'s inputs, through the read-only cache (no thread of the pass writes
+  // them), so that a warp can have several words' reads in flight before it uses any.
+  __device__ PixelInputs read(int x, int y) const {
+    PixelInputs p;
+    p.in = __ldg(data + std::ptrdiff_t(y) * stride + x);
+    if ((kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive) && !model.first) {
+      const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
+      p.m = __ldg(model.m_in + i);
+      p.v = __ldg(model.v_in + i);
+      if (kind == MaskSourceKind::Adaptive) p.c = __ldg(model.c_in + i);
+    }
+    return p;
+  }
+
+  // The mask bit of in-frame pixel (x, y) from its inputs, for every kind but Adaptive; `owner`:
+  // this thread's block is the one that writes the pixel's model update (every pixel has exactly
+  // one owner, halo copies only read).
+  __device__ std::uint8_t bit(int x, int y, bool owner, const PixelInputs& got) const {
+    const std::uint8_t in = got.in;
     if (kind == MaskSourceKind::Threshold) return in > threshold ? 1 : 0;
     if (kind == MaskSourceKind::MaskPlane) return in != 0 ? 1 : 0;
     const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
-    const SigmaDeltaPixel p = model.first ? sigma_delta_step(in, 0, 0, motion_factor, true)
-                                          : sigma_delta_step(in, model.m_in[i], model.v_in[i], motion_factor, false);
+    const SigmaDeltaPixel p = sigma_delta_step(in, got.m, got.v, motion_factor, model.first);
     if (owner) {
       model.m_out[i] = p.m;
       model.v_out[i] = p.v;
@@ -73,17 +92,18 @@ struct MaskSource {
     return p.foreground ? 1 : 0;
   }
 
-  // Adaptive's pixel (x, y); `relearn`: R > 0 this frame, with the previous frame's `fit`.
-  __device__ AdaptiveOutcome adaptive(int x, int y, bool owner, bool relearn, const LightFit& fit) const {
-    const int in = data[std::ptrdiff_t(y) * stride + x];
+  // Adaptive's pixel (x, y) from its inputs; `relearn`: R > 0 this frame, with the previous frame's `fit`.
+  __device__ AdaptiveOutcome adaptive(int x, int y, bool owner, bool relearn, const LightFit& fit,
+                                      const PixelInputs& got) const {
+    const int in = got.in;
     const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
     AdaptivePixel p;
     if (model.first)  // M = I, V = floor, C = 0, no foreground
       p = {std::uint8_t(in), kMotionMinDeviation, 0, false};
     else if (relearn)  // M follows the light, C = 0, no foreground, V kept
-      p = {std::uint8_t(apply_light(fit, model.m_in[i])), model.v_in[i], 0, false};
+      p = {std::uint8_t(apply_light(fit, got.m)), got.v, 0, false};
     else
-      p = adaptive_step(in, model.m_in[i], model.v_in[i], model.c_in[i], motion_factor, model.absorb_frames,
+      p = adaptive_step(in, got.m, got.v, got.c, motion_factor, model.absorb_frames,
                         model.frame_index % kForegroundUpdatePeriod == 0);
     if (owner) {
       model.m_out[i] = p.m;
