@@ -160,6 +160,24 @@ TEST(ChromaForeground, RandomColourAgrees) {
     }
 }
 
+// The colour pass runs the filters that fit its halo (kChromaMaxFilterHalo, rounded up to whole
+// blocks) and leaves the rest to passes of their own: halos from 1 to 30, odd and even, fitting,
+// split between the passes, and none fitting.
+TEST(ChromaForeground, EveryFilterHaloAgrees) {
+  struct Radii {
+    int open, close, shrink;
+  };
+  const Radii radii[] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 1}, {2, 3, 1}, {3, 5, 9}, {5, 8, 0}, {0, 13, 0}, {15, 0, 0}, {4, 9, 3}};
+  const int n = gpu_test::quick() ? 12 : 25;
+  for (const Radii r : radii) {
+    ccl::Options o = colour_options(6, false);
+    o.open_radius = r.open, o.close_radius = r.close, o.shrink_radius = r.shrink;
+    const Layout run{true, 2, Upload::Device, true};
+    expect_agree(colour_frames::street(150, 70, n, 11u + unsigned(r.close), run.pad), o, run);
+    if (HasFailure()) return;
+  }
+}
+
 // cudaccl's recipe at 1080p against the CPU only: the chroma sums of half a million blocks must add
 // up to the CPU's, or relearning and the colour gate would differ.
 TEST(ChromaForeground, FullHdAgreesWithTheCpu) {
