@@ -8,12 +8,12 @@
 namespace ccl::cuda {
 namespace {
 
-// A thread block writes 128 x 32 pixels; its bit rows have one halo word each side, as the luma
-// pass's. Half the luma pass's tile: a 1080p frame's ~510 blocks run at once on a 132-SM GPU,
-// where ~272 of the luma pass's size left a second wave. A warp takes 32 chroma blocks of a block
-// row: two words of two rows.
-constexpr int kTileWords = 4, kTileWidth = 32 * kTileWords, kTileHeight = 32;
-constexpr int kThreads = 256;
+// A thread block writes 128 x 64 pixels; its bit rows have one halo word each side, as the luma
+// pass's. A 1080p frame's 255 blocks run at once on a 132-SM GPU (256 x 32 left a second wave),
+// and the colour rows are 1.25x the output's where 32 rows made them 1.5x. A warp takes 32 chroma
+// blocks of a block row: two words of two rows.
+constexpr int kTileWords = 4, kTileWidth = 32 * kTileWords, kTileHeight = 64;
+constexpr int kThreads = 512;
 constexpr int kWordsPerRow = kTileWords + 2;
 constexpr int kChunksPerRow = kWordsPerRow / 2;
 constexpr int kMaxRows = kTileHeight + 2 * (kChromaMaxFilterHalo + 1);  // the colour rows
@@ -213,7 +213,7 @@ __device__ void ballot_block_words(std::uint32_t bits, std::uint32_t (&words)[2 
   }
 }
 
-__global__ void __launch_bounds__(kThreads, 4)
+__global__ void __launch_bounds__(kThreads, 2)
     chroma_tiles_kernel(ChromaFrame f, TileFilters filters, const std::uint32_t* luma_mask, std::uint8_t* out,
                         std::ptrdiff_t pitch) {
   __shared__ std::uint32_t luma[kMaxLumaRows * kWordsPerRow];  // the luma pass's mask
