@@ -38,7 +38,7 @@ struct ChromaFrame {
   int width, height;          // pixels
   int absorb_frames;
   ChromaModelPlanes model;
-  SigmaDeltaPlanes luma_model;  // the luma update's: C before (absorb) and after it, M after it, statuses
+  SigmaDeltaPlanes luma_model;  // the luma update's: C before it (absorb), M after it, the statuses
 };
 
 // The largest filter halo the colour pass takes: its tile's halo, rounded up to whole blocks, plus
@@ -47,9 +47,9 @@ constexpr int kChromaMaxFilterHalo = 32 - kChromaReach - 1;
 
 // After the luma tile pass, on its stream: `luma_mask` (its bit plane, mask_words_per_row words a
 // row) with colour's gaps filled and shadows cleared, then `filters`, into `out` (0/1 bytes,
-// `pitch` a row); the model learns
-// and adds its sums to the frame's status. Throws Error(InvalidArgument) when filters.halo() >
-// kChromaMaxFilterHalo, Error(DeviceFailure) when the launch fails.
+// `pitch` a row); the model learns and adds its sums to the frame's status. Throws
+// Error(InvalidArgument) when filters.halo() > kChromaMaxFilterHalo, Error(DeviceFailure) when the
+// launch fails.
 void queue_chroma_pass(const ChromaFrame& frame, const TileFilters& filters, const std::uint32_t* luma_mask,
                        std::uint8_t* out, std::ptrdiff_t pitch, cudaStream_t stream);
 
