@@ -12,9 +12,13 @@ namespace ccl {
 
 CCL_FOREGROUND_HOST_DEVICE inline int level_distance(int a, int b) { return a > b ? a - b : b - a; }
 
-// Sample (cx, cy) of one of a frame's chroma planes (c.u or c.v).
+// Where sample (cx, cy) of one of a frame's chroma planes (c.u or c.v) lies, and its value.
+CCL_FOREGROUND_HOST_DEVICE inline const std::uint8_t* chroma_sample_at(const std::uint8_t* plane, const ChromaView& c,
+                                                                       int cx, int cy) {
+  return plane + std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step;
+}
 CCL_FOREGROUND_HOST_DEVICE inline int chroma_sample(const std::uint8_t* plane, const ChromaView& c, int cx, int cy) {
-  return plane[std::ptrdiff_t(cy) * c.stride + std::ptrdiff_t(cx) * c.step];
+  return *chroma_sample_at(plane, c, cx, cy);
 }
 
 // Step 2: the block's colour strays from its background.

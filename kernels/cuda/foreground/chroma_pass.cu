@@ -60,7 +60,7 @@ __device__ std::uint32_t gap_word(const std::uint32_t* luma, int r, int j) {
 // A byte of a plane no thread writes during the kernel.
 __device__ int load(const std::uint8_t* p) { return __ldg(p); }
 
-// One 2x2 block's two rows as 2-bit pairs (bit 0 the left pixel), luma mask in, the block's mask out.
+// Bits of one 2x2 block's pixels (its mask, gaps or shadows): two rows as 2-bit pairs, bit 0 the left pixel.
 struct BlockBits {
   std::uint32_t top, bottom;
 };
@@ -92,9 +92,10 @@ __device__ void step_block(const ChromaFrame& f, bool colour, bool owner, int cx
   const std::size_t at = std::size_t(cy) * f.model.width + cx;
   const int x = 2 * cx, y = 2 * cy;
   const bool right = x + 1 < f.width, below = y + 1 < f.height;  // the block's other pixels in the frame
-  // Every read first and unconditional, through the read-only cache: one round trip to memory.
-  const int u = load(f.chroma.u + std::ptrdiff_t(cy) * f.chroma.stride + std::ptrdiff_t(cx) * f.chroma.step);
-  const int v = load(f.chroma.v + std::ptrdiff_t(cy) * f.chroma.stride + std::ptrdiff_t(cx) * f.chroma.step);
+  // Every read first, through the read-only cache (the light test's only where a pixel may end on
+  // the mask): one round trip to memory.
+  const int u = load(chroma_sample_at(f.chroma.u, f.chroma, cx, cy));
+  const int v = load(chroma_sample_at(f.chroma.v, f.chroma, cx, cy));
   const std::uint8_t* c = luma.c_in + std::ptrdiff_t(y) * luma.pitch + x;  // C as the previous frame left it
   const std::ptrdiff_t dx = right ? 1 : 0, dy = below ? luma.pitch : 0;  // the block's pixels, repeated at the edge
   const int c_max = max(max(load(c), load(c + dx)), max(load(c + dy), load(c + dy + dx)));
@@ -114,7 +115,8 @@ __device__ void step_block(const ChromaFrame& f, bool colour, bool owner, int cx
   const int mean_u = absorbed ? u : model_u, mean_v = absorbed ? v : model_v;  // 1
   const BlockBits luma_mask = mask;
   if (chroma_changed(u, v, mean_u, mean_v, deviation)) mask.top |= gaps.top, mask.bottom |= gaps.bottom;  // 2, 4
-  if (colour && shadow_colour(u, v, mean_u, mean_v)) shadows = {mask.top & lit, mask.bottom & lit >> 2};  // 5's colour and light
+  if (colour && shadow_colour(u, v, mean_u, mean_v))  // 5's colour and light
+    shadows = {mask.top & lit, mask.bottom & lit >> 2};
   if (!owner) return;
   std::uint8_t learnt_u = std::uint8_t(mean_u), learnt_v = std::uint8_t(mean_v);  // 6
   const bool foreground = (luma_mask.top | luma_mask.bottom) != 0;  // C after the luma pass != 0
@@ -144,7 +146,8 @@ __device__ bool textured_as_shadow(const ChromaFrame& f, int x, int y) {
 #pragma unroll
   for (int dy = 0; dy <= 2 * r; ++dy)
 #pragma unroll
-    for (int dx = 0; dx <= 2 * r; ++dx) si += load(in_corner + dy * in_stride + dx), sm += load(mean_corner + dy * mean_pitch + dx);
+    for (int dx = 0; dx <= 2 * r; ++dx)
+      si += load(in_corner + dy * in_stride + dx), sm += load(mean_corner + dy * mean_pitch + dx);
   std::int32_t e = 0;
 #pragma unroll
   for (int dy = 0; dy <= 2 * r; ++dy)
@@ -205,7 +208,8 @@ __device__ void add_block_sums(const PairSums& u, const PairSums& v, LightSums& 
 template <int kPairs>
 __device__ void ballot_block_words(std::uint32_t bits, std::uint32_t (&words)[2 * kPairs]) {
   const int lane = int(threadIdx.x) % 32, b = lane % 2;
-  const std::uint32_t first = __shfl_sync(0xffffffffu, bits, lane / 2), second = __shfl_sync(0xffffffffu, bits, 16 + lane / 2);
+  const std::uint32_t first = __shfl_sync(0xffffffffu, bits, lane / 2);
+  const std::uint32_t second = __shfl_sync(0xffffffffu, bits, 16 + lane / 2);
 #pragma unroll
   for (int p = 0; p < kPairs; ++p) {
     words[2 * p] = __ballot_sync(0xffffffffu, (first >> (2 * p + b)) & 1u);
@@ -257,7 +261,8 @@ __global__ void __launch_bounds__(kThreads, 2)
     BlockBits mask{(luma[top] >> shift) & 3u, (luma[bottom] >> shift) & 3u}, maybe_shadows{0u, 0u};
     const bool in_model = cx >= 0 && cy >= 0 && cx < f.model.width && cy < f.model.height;
     if (in_model && turn == ChromaTurn::Step && cx >= t.first_cx && cx <= t.last_cx) {
-      const BlockBits gaps{(scratch[r * kWordsPerRow + j] >> shift) & 3u, (scratch[(r + 1) * kWordsPerRow + j] >> shift) & 3u};
+      const BlockBits gaps{(scratch[r * kWordsPerRow + j] >> shift) & 3u,
+                           (scratch[(r + 1) * kWordsPerRow + j] >> shift) & 3u};
       const bool owner = t.owns(cx, cy);
       if (owner || gaps.top | gaps.bottom)  // else a neighbour's block with nothing to fill: colour changes nothing
         step_block(f, colour, owner, cx, cy, gaps, mask, maybe_shadows, sums_u, sums_v);
@@ -268,8 +273,9 @@ __global__ void __launch_bounds__(kThreads, 2)
     ballot_block_words<4>(mask.top | mask.bottom << 2 | maybe_shadows.top << 4 | maybe_shadows.bottom << 6, got);
     if (lane == 0) {
       const int at = r * kWordsPerRow + 2 * chunk;
-      words[at] = got[0], words[at + 1] = got[1], words[at + kWordsPerRow] = got[2], words[at + kWordsPerRow + 1] = got[3];
-      shadows[at] = got[4], shadows[at + 1] = got[5], shadows[at + kWordsPerRow] = got[6], shadows[at + kWordsPerRow + 1] = got[7];
+      const int below = at + kWordsPerRow;
+      words[at] = got[0], words[at + 1] = got[1], words[below] = got[2], words[below + 1] = got[3];
+      shadows[at] = got[4], shadows[at + 1] = got[5], shadows[below] = got[6], shadows[below + 1] = got[7];
     }
     any_shadows |= (got[4] | got[5] | got[6] | got[7]) != 0u;
   }
@@ -295,8 +301,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 void queue_chroma_pass(const ChromaFrame& frame, const TileFilters& filters, const std::uint32_t* luma_mask,
                        std::uint8_t* out, std::ptrdiff_t pitch, cudaStream_t stream) {
-  if (filters.open_radius < 0 || filters.close_radius < 0 || filters.shrink_radius < 0 ||
-      filters.halo() > kChromaMaxFilterHalo)
+  if (!filters.fits(kChromaMaxFilterHalo))
     throw Error(Error::Kind::InvalidArgument, "colour tile halo larger than its buffer");
   const dim3 grid((frame.width + kTileWidth - 1) / kTileWidth, (frame.height + kTileHeight - 1) / kTileHeight);
   chroma_tiles_kernel<<<grid, kThreads, 0, stream>>>(frame, filters, luma_mask, out, pitch);

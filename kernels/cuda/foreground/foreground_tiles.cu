@@ -111,8 +111,7 @@ dim3 tile_grid(const MaskSource& source) {
 
 void queue_foreground_tiles(const MaskSource& source, const TileFilters& filters, std::uint8_t* out,
                             std::ptrdiff_t out_pitch, cudaStream_t stream) {
-  if (filters.open_radius < 0 || filters.close_radius < 0 || filters.shrink_radius < 0 ||
-      filters.halo() > kForegroundMaxHalo)
+  if (!filters.fits(kForegroundMaxHalo))
     throw Error(Error::Kind::InvalidArgument, "foreground tile halo larger than its buffer");
   foreground_tiles_kernel<<<tile_grid(source), kForegroundThreads, 0, stream>>>(source, filters, out, out_pitch,
                                                                                nullptr, 0);

@@ -25,6 +25,10 @@ constexpr int kForegroundThreads = 512;  // 16 warps: a 1080p frame is ~272 tile
 struct TileFilters {
   int open_radius = 0, close_radius = 0, shrink_radius = 0;
   __host__ __device__ int halo() const { return 2 * (open_radius + close_radius) + shrink_radius; }
+  // No radius below 0, and a halo a tile of `max_halo` holds.
+  bool fits(int max_halo) const {
+    return open_radius >= 0 && close_radius >= 0 && shrink_radius >= 0 && halo() <= max_halo;
+  }
 };
 
 // Queues the mask of `source`, filtered by `filters`, into `out` (0/1 bytes, `out_pitch` bytes a

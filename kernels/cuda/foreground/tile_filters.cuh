@@ -1,5 +1,6 @@
 // The end of every foreground tile kernel (the luma pass's and the colour pass's): the pass's
-// filters on its bit tile, in order, then the tile's interior written out as a 0/1 byte plane.
+// filters on its bit tile, in order, then the tile's interior written out as a 0/1 byte plane or,
+// for the colour pass to read, as words of a bit plane.
 #pragma once
 
 #include <cstddef>
@@ -59,7 +60,8 @@ __device__ inline void write_tile_words(const BitTile& tile, int halo, int out_x
     const int r = i / kForegroundTileWords, j = i - r * kForegroundTileWords;
     const int w = out_x0 / 32 + j, y = out_y0 + r;
     if (w < out_words_per_row && y < tile.frame_height)
-      out[std::ptrdiff_t(y) * out_words_per_row + w] = tile.words[(r + halo) * tile.words_per_row + j + 1] & tile.in_frame_columns(j + 1);
+      out[std::ptrdiff_t(y) * out_words_per_row + w] =
+          tile.words[(r + halo) * tile.words_per_row + j + 1] & tile.in_frame_columns(j + 1);
   }
 }
 
