@@ -128,36 +128,62 @@ __device__ void step_block(const ChromaFrame& f, bool colour, bool owner, int cx
   sums_v.add(unsigned(v), learnt_v);
 }
 
-// Step 5's texture test of frame pixel (x, y): through the read-only cache, as the windows of
-// neighbouring pixels overlap. Inside the frame's border the window is read whole and unrolled;
-// on it, by the shared rule's clipped loops.
+// Row of a texture window: the 8 bytes from `p` on (byte k at bits 8k), read as the two aligned
+// words that hold them. Both words lie in p's row where the row's start and stride are 4-aligned
+// and p + 4 is still in the row.
+__device__ std::uint64_t window_row(const std::uint8_t* p) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  const auto* word = reinterpret_cast<const std::uint32_t*>(at & ~std::uintptr_t(3));
+  const std::uint64_t both = std::uint64_t(__ldg(word)) | std::uint64_t(__ldg(word + 1)) << 32;
+  return both >> (8 * (at & 3));
+}
+
+// Step 5's texture test of frame pixel (x, y), through the read-only cache (the windows of
+// neighbouring pixels overlap). Inside the frame's border each window row comes as two words and
+// the residual's sum stops once it is over the bound (it only grows: the same answer); on the
+// border, or on rows not 4-aligned, by the shared rule's clipped loops.
 __device__ bool textured_as_shadow(const ChromaFrame& f, int x, int y) {
   const std::uint8_t* in = f.luma;
   const std::uint8_t* mean = f.luma_model.m_out;
   const std::ptrdiff_t in_stride = f.luma_stride, mean_pitch = f.luma_model.pitch;
-  constexpr int r = kShadowRadius;
-  if (x < r || y < r || x + r >= f.width || y + r >= f.height)
+  constexpr int r = kShadowRadius, side = 2 * r + 1;
+  static_assert(side == 5, "a window row: the 8 bytes of window_row, its sum by one dp4a and a fifth byte");
+  const bool aligned = ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(mean) |
+                         std::uintptr_t(in_stride) | std::uintptr_t(mean_pitch)) & 3u) == 0;
+  if (!aligned || x < r || y < r || x + r >= f.width || y + r >= f.height)
     return shadow_texture(
         x, y, f.width, f.height, [&](int px, int py) { return load(in + py * in_stride + px); },
         [&](int px, int py) { return load(mean + py * mean_pitch + px); });
   const std::uint8_t* in_corner = in + (y - r) * in_stride + (x - r);
   const std::uint8_t* mean_corner = mean + (y - r) * mean_pitch + (x - r);
-  std::int32_t si = 0, sm = 0;
+  std::uint64_t in_rows[side], mean_rows[side];
+  std::uint32_t si = 0, sm = 0;
+  constexpr std::uint32_t kOnes = 0x01010101u;  // dp4a with it: the sum of a word's four bytes
 #pragma unroll
-  for (int dy = 0; dy <= 2 * r; ++dy)
+  for (int dy = 0; dy < side; ++dy) {
+    in_rows[dy] = window_row(in_corner + dy * in_stride);
+    mean_rows[dy] = window_row(mean_corner + dy * mean_pitch);
+  }
 #pragma unroll
-    for (int dx = 0; dx <= 2 * r; ++dx)
-      si += load(in_corner + dy * in_stride + dx), sm += load(mean_corner + dy * mean_pitch + dx);
+  for (int dy = 0; dy < side; ++dy) {
+    si = __dp4a(std::uint32_t(in_rows[dy]), kOnes, si + std::uint32_t(in_rows[dy] >> 32 & 255u));
+    sm = __dp4a(std::uint32_t(mean_rows[dy]), kOnes, sm + std::uint32_t(mean_rows[dy] >> 32 & 255u));
+  }
+  constexpr int n = side * side;
+  const std::int32_t bound = kShadowTexture * n * std::int32_t(sm);
   std::int32_t e = 0;
 #pragma unroll
-  for (int dy = 0; dy <= 2 * r; ++dy)
+  for (int dy = 0; dy < side; ++dy) {
 #pragma unroll
-    for (int dx = 0; dx <= 2 * r; ++dx) {
-      const std::int32_t d = load(in_corner + dy * in_stride + dx) * sm - load(mean_corner + dy * mean_pitch + dx) * si;
+    for (int dx = 0; dx < side; ++dx) {
+      const std::int32_t i = std::int32_t(in_rows[dy] >> (8 * dx) & 255u);
+      const std::int32_t m = std::int32_t(mean_rows[dy] >> (8 * dx) & 255u);
+      const std::int32_t d = i * std::int32_t(sm) - m * std::int32_t(si);
       e += d < 0 ? -d : d;
     }
-  constexpr int n = (2 * r + 1) * (2 * r + 1);
-  return e <= kShadowTexture * n * sm;
+    if (e > bound) return false;
+  }
+  return true;
 }
 
 // A warp's pixels waiting for the texture test, so that its lanes test 32 at once rather than the
