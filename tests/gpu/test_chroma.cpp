@@ -1,7 +1,7 @@
 // Options::chroma on the GPU: colour sequences (tests/common/colour_frames.hpp) through the CUDA
 // backend, the CPU backend and oracle::AdaptiveChroma, the mask that is labelled compared byte for
 // byte and the results in full, frame by frame: I420 and NV12 with padded rows, sizes around the
-// 256x32 foreground tile and the 32x8 chroma thread block, odd sizes (clipped blocks), with and
+// 256x36 foreground tile and the 32x8 chroma thread block, odd sizes (clipped blocks), with and
 // without cudaccl's morphology, device and host frames, 1080p (thousands of blocks' sums), and a
 // stream whose chroma comes and goes, or that is reset.
 #include <memory>

@@ -1,6 +1,6 @@
 // The foreground stage on the GPU: frame sequences through the Sigma-Delta model, the adaptive
 // model (and threshold frames), opened, closed and shrunk, against the foreground oracle + the flood fill (results and
-// label maps, so the masks too) and against the CPU backend; sizes around the 256x32 foreground tile, padded strides,
+// label maps, so the masks too) and against the CPU backend; sizes around the 256x36 foreground tile, padded strides,
 // every algorithm and analysis, radii 0..15, two analyzers on two streams sharing one model, reset, the host upload
 // path, and the default path left untouched.
 #include <algorithm>
@@ -149,9 +149,9 @@ struct Radii {
 const Radii kRadii[] = {{0, 0}, {1, 0}, {0, 1},  {1, 1},  {2, 2},   {3, 0},
                         {0, 3}, {2, 3}, {15, 0}, {0, 15}, {15, 15}, {3, 15}};
 
-// 1x1, 1xN, Nx1, primes, multiples and non-multiples of the 256x32 tile and its 32-pixel words.
+// 1x1, 1xN, Nx1, primes, multiples and non-multiples of the 256x36 tile and its 32-pixel words.
 const gpu_test::Size kSizes[] = {{1, 1},   {1, 37},   {41, 1},   {2, 2},    {31, 29},  {33, 65},  {64, 64},
-                                 {65, 63}, {97, 101}, {130, 66}, {256, 32}, {255, 33}, {257, 61}, {300, 70}};
+                                 {65, 63}, {97, 101}, {130, 66}, {256, 36}, {255, 37}, {257, 73}, {300, 70}};
 
 TEST(Foreground, MotionSequences) {
   const int n_frames = gpu_test::quick() ? 3 : 6;

@@ -9,7 +9,7 @@ namespace ccl::cuda {
 namespace {
 
 // A thread block writes 128 x 64 pixels; its bit rows have one halo word each side, as the luma
-// pass's. A 1080p frame's 255 blocks run at once on a 132-SM GPU (256 x 32 left a second wave),
+// pass's. A 1080p frame's 255 blocks run at once on a 132-SM GPU (256 x 32 tiles left a second wave),
 // and the colour rows are 1.25x the output's where 32 rows made them 1.5x. A warp takes 32 chroma
 // blocks of a block row: two words of two rows.
 constexpr int kTileWords = 4, kTileWidth = 32 * kTileWords, kTileHeight = 64;
