@@ -1,9 +1,9 @@
 // Options::chroma on the GPU: colour sequences (tests/common/colour_frames.hpp) through the CUDA
 // backend, the CPU backend and oracle::AdaptiveChroma, the mask that is labelled compared byte for
 // byte and the results in full, frame by frame: I420 and NV12 with padded rows, sizes around the
-// 256x36 foreground tile and the 32x8 chroma thread block, odd sizes (clipped blocks), with and
-// without cudaccl's morphology, device and host frames, 1080p (thousands of blocks' sums), and a
-// stream whose chroma comes and goes, or that is reset.
+// 256x36 foreground tile and the 128x64 colour tile, odd sizes (clipped blocks), with and
+// without cudaccl's morphology, device and host frames, 1080p (thousands of blocks' sums), three
+// frames in flight on one model, and a stream whose chroma comes and goes, or that is reset.
 #include <memory>
 #include <string>
 #include <vector>
@@ -187,6 +187,82 @@ TEST(ChromaForeground, FullHdAgreesWithTheCpu) {
   if (HasFailure()) return;
   expect_agree(colour_frames::random_colour(1920, 1080, gpu_test::quick() ? 5 : 10, 5, 0), colour_options(3, true),
                Layout{false, 0, Upload::Device, false});
+}
+
+// The element's frames in flight: three analyzers on three streams share one model, frames handed
+// out in turn and collected two frames later, so a frame's colour pass runs while the next frames'
+// luma passes do (they must leave the C and status copies it reads alone). Equal the CPU, frame by
+// frame; 1080p for passes long enough to overlap, and a small frame of clipped tiles.
+TEST(ChromaForeground, FramesInFlightShareOneModel) {
+  struct Case {
+    int w, h, frames;
+  };
+  const Case cases[] = {{1920, 1080, gpu_test::quick() ? 8 : 40}, {257, 61, 40}};
+  for (const Case c : cases) {
+    const auto seq = colour_frames::street(c.w, c.h, c.frames, 41, 0);
+    const ccl::Options o = colour_options(8, true);
+    constexpr int kInFlight = 3;
+    gpu_test::Stream streams[kInFlight];
+    std::unique_ptr<ccl::CudaAnalyzer> analyzers[kInFlight];
+    const std::shared_ptr<ccl::BackgroundModel> shared = ccl::make_cuda_background_model();
+    for (int k = 0; k < kInFlight; ++k) {
+      analyzers[k] = std::make_unique<ccl::CudaAnalyzer>(streams[k].get());
+      analyzers[k]->set_background_model(shared);
+    }
+    gpu_test::DeviceBuffer lumas[kInFlight], chromas[kInFlight], masks[kInFlight];
+    std::vector<colour_frames::ChromaBuffer> laid(seq.size());
+    std::vector<Shown> got(seq.size());
+    auto submit = [&](std::size_t i) {
+      const int k = int(i % kInFlight);
+      const frames::Frame& l = seq[i].luma;
+      laid[i] = colour_frames::lay_out(seq[i].chroma, true, 0);
+      auto* luma = static_cast<std::uint8_t*>(lumas[k].get(l.pixels.size()));
+      auto* chroma = static_cast<std::uint8_t*>(chromas[k].get(laid[i].bytes.size()));
+      auto* mask = static_cast<std::uint8_t*>(masks[k].get(std::size_t(l.width) * l.height));
+      ASSERT_TRUE(luma && chroma && mask);
+      // On the analyzer's own stream: a copy on the default stream would wait for every stream.
+      gpu_test::cuda_ok(cudaMemcpyAsync(luma, l.pixels.data(), l.pixels.size(), cudaMemcpyHostToDevice,
+                                        streams[k].get()), "cudaMemcpyAsync (luma)");
+      gpu_test::cuda_ok(cudaMemcpyAsync(chroma, laid[i].bytes.data(), laid[i].bytes.size(), cudaMemcpyHostToDevice,
+                                        streams[k].get()), "cudaMemcpyAsync (chroma)");
+      ccl::ChromaView view = laid[i].view;
+      view.u = chroma + (laid[i].view.u - laid[i].bytes.data());
+      view.v = chroma + (laid[i].view.v - laid[i].bytes.data());
+      const ccl::MaskView mask_view{mask, l.width};
+      analyzers[k]->submit({luma, l.width, l.height, l.stride, view}, o, nullptr, &mask_view);
+    };
+    auto collect = [&](std::size_t i) {
+      const int k = int(i % kInFlight);
+      analyzers[k]->collect(got[i].result);
+      got[i].mask.resize(std::size_t(c.w) * c.h);
+      gpu_test::cuda_ok(cudaMemcpyAsync(got[i].mask.data(), masks[k].get(got[i].mask.size()), got[i].mask.size(),
+                                        cudaMemcpyDeviceToHost, streams[k].get()),
+                        "cudaMemcpyAsync (mask)");
+      gpu_test::cuda_ok(cudaStreamSynchronize(streams[k].get()), "cudaStreamSynchronize");
+    };
+    for (std::size_t i = 0; i < seq.size(); ++i) {
+      submit(i);
+      if (i >= kInFlight - 1) collect(i - (kInFlight - 1));
+      if (HasFailure()) return;
+    }
+    for (std::size_t i = seq.size() - (kInFlight - 1); i < seq.size(); ++i) collect(i);
+    EXPECT_EQ(shared->frames_seen(), seq.size());
+
+    std::unique_ptr<ccl::Analyzer> cpu = ccl::make_cpu_analyzer();
+    std::size_t with_components = 0;
+    for (std::size_t i = 0; i < seq.size(); ++i) {
+      const Shown want = run_cpu(*cpu, seq[i], o, true, 0, true);
+      const std::string what =
+          seq[i].luma.name + " " + std::to_string(c.w) + "x" + std::to_string(c.h) + " (3 in flight)";
+      const std::size_t at = first_difference(got[i].mask, want.mask);
+      EXPECT_EQ(at, want.mask.size()) << "GPU vs CPU mask at pixel (" << at % c.w << "," << at / c.w << ") of " << what;
+      EXPECT_EQ(compare::diff(got[i].result, want.result), "") << "GPU vs CPU: " << what;
+      ++gpu_test::frames_checked;
+      with_components += got[i].result.n_components_total > 0;
+      if (HasFailure()) return;
+    }
+    EXPECT_GT(with_components, seq.size() / 2) << "most masks came out empty: the comparison proves little";
+  }
 }
 
 // Chroma that comes and goes (a caller that passes luma only for a while) restarts the chroma

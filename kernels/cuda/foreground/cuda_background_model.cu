@@ -23,24 +23,38 @@ std::size_t round_up_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; 
 std::size_t CudaBackgroundModel::status_bytes() { return round_up_256(kStatusSlots * sizeof(AdaptiveStatus)); }
 
 CudaBackgroundModel::~CudaBackgroundModel() {
-  if (updated_) {
-    cudaEventSynchronize(updated_);  // no update may still write the planes freed below
-    cudaEventDestroy(updated_);
-  }
+  for (cudaEvent_t e : {updated_, coloured_[0], coloured_[1]})
+    if (e) {
+      cudaEventSynchronize(e);  // no update or colour pass may still use the planes freed below
+      cudaEventDestroy(e);
+    }
   if (planes_) cudaFree(planes_);
   (void)cudaGetLastError();
+}
+
+void CudaBackgroundModel::synchronize_all() {
+  if (recorded_) check(cudaEventSynchronize(updated_), "cudaEventSynchronize (background model)");
+  for (int k = 0; k < 2; ++k)
+    if (coloured_recorded_[k]) check(cudaEventSynchronize(coloured_[k]), "cudaEventSynchronize (colour pass)");
+}
+
+void CudaBackgroundModel::wait_colour(int slot, cudaStream_t stream) {
+  if (coloured_recorded_[slot])
+    check(cudaStreamWaitEvent(stream, coloured_[slot], 0), "cudaStreamWaitEvent (colour pass)");
 }
 
 SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foreground mode, cudaStream_t stream) {
   if (!updated_)
     check(cudaEventCreateWithFlags(&updated_, cudaEventDisableTiming), "cudaEventCreate (background model)");
   if (recorded_) check(cudaStreamWaitEvent(stream, updated_, 0), "cudaStreamWaitEvent (background model)");
+  // Frame n - 2's colour pass read the M, C and status copies this update writes; n - 1's reads none.
+  wait_colour(int(frames_seen_ % 2), stream);
   if (width != width_ || height != height_) {
     const std::size_t plane = round_up_256(std::size_t(width) * height);
     const std::size_t chroma_plane = round_up_256(std::size_t((width + 1) / 2) * ((height + 1) / 2));
-    const std::size_t needed = 6 * plane + status_bytes() + 2 * kChromaPlanes * chroma_plane;
+    const std::size_t needed = (4 + kCountPlanes) * plane + status_bytes() + 2 * kChromaPlanes * chroma_plane;
     if (needed > bytes_) {
-      if (recorded_) check(cudaEventSynchronize(updated_), "cudaEventSynchronize (background model)");
+      synchronize_all();
       void* grown = device_alloc(
           needed, "the background model of a " + std::to_string(width) + "x" + std::to_string(height) + " frame");
       if (planes_) cudaFree(planes_);
@@ -59,21 +73,25 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
     reset_pending_ = true;
     frames_seen_ = 0;
   }
+  if (reset_pending_) {  // the copies' numbering starts again: every earlier colour pass first
+    wait_colour(0, stream);
+    wait_colour(1, stream);
+  }
   const int read = written_, write = 1 - written_;
   SigmaDeltaPlanes p;
-  p.m_in = planes_ + std::size_t(3 * read) * plane_bytes_;
+  const std::uint64_t n = frames_seen_;
+  p.m_in = planes_ + std::size_t(2 * read) * plane_bytes_;
   p.v_in = p.m_in + plane_bytes_;
-  p.c_in = p.v_in + plane_bytes_;
-  p.m_out = planes_ + std::size_t(3 * write) * plane_bytes_;
+  p.m_out = planes_ + std::size_t(2 * write) * plane_bytes_;
   p.v_out = p.m_out + plane_bytes_;
-  p.c_out = p.v_out + plane_bytes_;
+  p.c_in = planes_ + std::size_t(4 + n % kCountPlanes) * plane_bytes_;
+  p.c_out = planes_ + std::size_t(4 + (n + 1) % kCountPlanes) * plane_bytes_;
   p.pitch = width;
   p.first = reset_pending_;
-  p.frame_index = frames_seen_;
-  // Frame n writes slot n % 3 (zeroed by frame n - 1's kernel), reads n - 1's, zeroes n + 1's:
+  p.frame_index = n;
+  // Frame n writes slot n % 4 (zeroed by frame n - 1's kernel), reads n - 1's, zeroes n + 1's:
   // no memset on the stream per frame, only at a reset.
-  auto* status = reinterpret_cast<AdaptiveStatus*>(planes_ + 6 * plane_bytes_);  // 256-byte aligned
-  const std::uint64_t n = frames_seen_;
+  auto* status = reinterpret_cast<AdaptiveStatus*>(planes_ + (4 + kCountPlanes) * plane_bytes_);  // 256-aligned
   p.status_in = status + (n + kStatusSlots - 1) % kStatusSlots;
   p.status_out = status + n % kStatusSlots;
   p.status_next = status + (n + 1) % kStatusSlots;
@@ -89,7 +107,8 @@ ChromaModelPlanes CudaBackgroundModel::chroma_update(bool present) {
     chroma_live_ = chroma_pending_ = false;
     return c;
   }
-  std::uint8_t* base = planes_ + 6 * plane_bytes_ + status_bytes();
+  colour_frame_ = frames_seen_;
+  std::uint8_t* base = planes_ + (4 + kCountPlanes) * plane_bytes_ + status_bytes();
   std::uint8_t* read = base + std::size_t(kChromaPlanes * written_) * chroma_plane_bytes_;
   std::uint8_t* write = base + std::size_t(kChromaPlanes * (1 - written_)) * chroma_plane_bytes_;
   c.u_in = read, c.v_in = read + chroma_plane_bytes_, c.deviation_in = read + 2 * chroma_plane_bytes_;
@@ -109,6 +128,16 @@ void CudaBackgroundModel::end_update(cudaStream_t stream) {
   written_ = 1 - written_;
   reset_pending_ = false;
   ++frames_seen_;
+}
+
+void CudaBackgroundModel::begin_colour(cudaStream_t stream) { wait_colour(int((colour_frame_ + 1) % 2), stream); }
+
+void CudaBackgroundModel::end_colour(cudaStream_t stream) {
+  const int slot = int(colour_frame_ % 2);
+  if (!coloured_[slot])
+    check(cudaEventCreateWithFlags(&coloured_[slot], cudaEventDisableTiming), "cudaEventCreate (colour pass)");
+  check(cudaEventRecord(coloured_[slot], stream), "cudaEventRecord (colour pass)");
+  coloured_recorded_[slot] = true;
 }
 
 }  // namespace ccl::cuda

@@ -1,9 +1,11 @@
-// The CUDA BackgroundModel: the planes M and V (and Adaptive's C) in device memory, twice (the
-// previous frame's, read, and this frame's, written), with Adaptive's per-frame status thrice and
-// Options::chroma's planes (U_M, V_M, V_c) twice the same way, in one allocation sized on the
-// first frame and reused.
-// Updates are ordered through one event, so analyzers on different streams that submit in frame
-// order update in frame order.
+// The CUDA BackgroundModel: the planes M and V in device memory, twice (the previous frame's, read,
+// and this frame's, written), Adaptive's C three times, its per-frame status four times, and
+// Options::chroma's planes (U_M, V_M, V_c) twice as M and V, in one allocation sized on the first
+// frame and reused.
+// Updates are ordered through events, so analyzers on different streams that submit in frame order
+// update in frame order. With chroma a frame's colour pass may run beside the next frame's luma
+// pass: it reads C and the status as frame n - 1 left them and M as frame n wrote it, which frame
+// n + 1 leaves alone (its C and status go to other copies); frame n + 2's luma pass waits for it.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,19 +39,26 @@ class CudaBackgroundModel final : public BackgroundModel {
   // this update reads and writes (and, after a reset, zeroes Adaptive's status on `stream`). Throws
   // Error(OutOfMemory) naming the size, Error(DeviceFailure).
   SigmaDeltaPlanes begin_update(int width, int height, Foreground mode, cudaStream_t stream);
-  // Once the update's kernel is queued on `stream`: the next update waits for it and reads its planes.
+  // Once the update's kernel is queued on `stream` (with chroma: the luma pass): the next update
+  // waits for it and reads its planes.
   void end_update(cudaStream_t stream);
-  // Between the two, for Adaptive: Options::chroma's planes, or none where the frame has no chroma
-  // (`present` false), which drops them: the next frame with chroma starts them afresh, as does the
-  // first after a reset.
+  // Around the colour pass of the frame whose end_update() came last: it waits for the previous
+  // frame's colour pass (the chroma model), and the update after next waits for it.
+  void begin_colour(cudaStream_t stream);
+  void end_colour(cudaStream_t stream);
+  // Between begin_update() and end_update(), for Adaptive: Options::chroma's planes, or none where
+  // the frame has no chroma (`present` false), which drops them: the next frame with chroma starts
+  // them afresh, as does the first after a reset.
   ChromaModelPlanes chroma_update(bool present);
   std::size_t device_bytes() const { return bytes_; }
 
  private:
-  static constexpr int kStatusSlots = 3;  // the previous frame's status, this frame's, the next one's
+  // Frame n writes slot n, reads n - 1's, zeroes n + 1's; n - 1's colour pass may still read n - 2's.
+  static constexpr int kStatusSlots = 4;
+  static constexpr int kCountPlanes = 3;  // C: frame n reads n % 3, writes (n + 1) % 3; its colour pass reads n % 3
   static std::size_t status_bytes();      // the slots, rounded up so the chroma planes start aligned
   static constexpr int kChromaPlanes = 3;  // U_M, V_M, V_c
-  // M0, V0, C0, M1, V1, C1, each plane_bytes_, kStatusSlots AdaptiveStatus (status_bytes()), then the
+  // M0, V0, M1, V1, C0, C1, C2, each plane_bytes_, kStatusSlots AdaptiveStatus (status_bytes()), then the
   // chroma planes U_M0, V_M0, V_c0, U_M1, V_M1, V_c1 (copy n read when written_ is n), each chroma_plane_bytes_.
   std::uint8_t* planes_ = nullptr;
   std::size_t bytes_ = 0;
@@ -63,6 +72,11 @@ class CudaBackgroundModel final : public BackgroundModel {
   std::uint64_t frames_seen_ = 0;
   cudaEvent_t updated_ = nullptr;  // recorded after each update
   bool recorded_ = false;
+  cudaEvent_t coloured_[2] = {nullptr, nullptr};  // recorded after frame n's colour pass, in n % 2
+  bool coloured_recorded_[2] = {false, false};
+  std::uint64_t colour_frame_ = 0;  // the frame whose colour pass comes next
+  void wait_colour(int slot, cudaStream_t stream);
+  void synchronize_all();  // no update or colour pass still running
 };
 
 }  // namespace ccl::cuda

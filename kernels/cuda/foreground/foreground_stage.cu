@@ -55,8 +55,10 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
                               image.height, options.absorb_frames, chroma_model, source.model};
       auto* luma_bits = reinterpret_cast<std::uint32_t*>(planes.mask);  // 4 ceil(w / 32) <= pitch bytes a row
       queue_foreground_tile_bits(source, luma_bits, stream);
+      model->end_update(stream);  // the next frame's luma pass may run beside this colour pass
+      model->begin_colour(stream);
       queue_chroma_pass(frame, take_filters(kChromaMaxFilterHalo), luma_bits, planes.spare, pitch, stream);
-      model->end_update(stream);
+      model->end_colour(stream);
       out = planes.spare;
       source = mask_plane(out, pitch, image);
       pass = 2;
