@@ -30,6 +30,14 @@ struct Shown {
   std::vector<std::uint8_t> mask;  // width*height, 0 or 255
 };
 
+// `laid`'s view with its planes in `device`, a copy of laid.bytes.
+ccl::ChromaView on_device(const colour_frames::ChromaBuffer& laid, const std::uint8_t* device) {
+  ccl::ChromaView view = laid.view;
+  view.u = device + (laid.view.u - laid.bytes.data());
+  view.v = device + (laid.view.v - laid.bytes.data());
+  return view;
+}
+
 // One frame through the harness's CUDA analyzer, its mask downloaded.
 Shown run_gpu(const ColourFrame& f, const ccl::Options& o, bool nv12, int pad, bool with_chroma, Upload upload,
               LaidOut& buffers) {
@@ -53,11 +61,7 @@ Shown run_gpu(const ColourFrame& f, const ccl::Options& o, bool nv12, int pad, b
             cudaSuccess);
   EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
   image.data = luma;
-  if (with_chroma) {
-    const std::uint8_t* host = buffers.chroma.bytes.data();
-    image.chroma.u = chroma + (buffers.chroma.view.u - host);
-    image.chroma.v = chroma + (buffers.chroma.view.v - host);
-  }
+  if (with_chroma) image.chroma = on_device(buffers.chroma, chroma);
   const ccl::MaskView view{mask, l.width};
   harness().gpu.run(image, o, s.result, nullptr, &view);
   EXPECT_EQ(cudaMemcpy(s.mask.data(), mask, s.mask.size(), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -225,11 +229,8 @@ TEST(ChromaForeground, FramesInFlightShareOneModel) {
                                         streams[k].get()), "cudaMemcpyAsync (luma)");
       gpu_test::cuda_ok(cudaMemcpyAsync(chroma, laid[i].bytes.data(), laid[i].bytes.size(), cudaMemcpyHostToDevice,
                                         streams[k].get()), "cudaMemcpyAsync (chroma)");
-      ccl::ChromaView view = laid[i].view;
-      view.u = chroma + (laid[i].view.u - laid[i].bytes.data());
-      view.v = chroma + (laid[i].view.v - laid[i].bytes.data());
       const ccl::MaskView mask_view{mask, l.width};
-      analyzers[k]->submit({luma, l.width, l.height, l.stride, view}, o, nullptr, &mask_view);
+      analyzers[k]->submit({luma, l.width, l.height, l.stride, on_device(laid[i], chroma)}, o, nullptr, &mask_view);
     };
     auto collect = [&](std::size_t i) {
       const int k = int(i % kInFlight);

@@ -47,8 +47,6 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
   if (!updated_)
     check(cudaEventCreateWithFlags(&updated_, cudaEventDisableTiming), "cudaEventCreate (background model)");
   if (recorded_) check(cudaStreamWaitEvent(stream, updated_, 0), "cudaStreamWaitEvent (background model)");
-  // Frame n - 2's colour pass read the M, C and status copies this update writes; n - 1's reads none.
-  wait_colour(int(frames_seen_ % 2), stream);
   if (width != width_ || height != height_) {
     const std::size_t plane = round_up_256(std::size_t(width) * height);
     const std::size_t chroma_plane = round_up_256(std::size_t((width + 1) / 2) * ((height + 1) / 2));
@@ -73,10 +71,10 @@ SigmaDeltaPlanes CudaBackgroundModel::begin_update(int width, int height, Foregr
     reset_pending_ = true;
     frames_seen_ = 0;
   }
-  if (reset_pending_) {  // the copies' numbering starts again: every earlier colour pass first
-    wait_colour(0, stream);
-    wait_colour(1, stream);
-  }
+  // Frame n - 2's colour pass read the M, C and status copies this update writes; n - 1's reads none.
+  // After a reset the copies' numbering starts again: every earlier colour pass first.
+  if (reset_pending_) wait_colour(1 - int(frames_seen_ % 2), stream);
+  wait_colour(int(frames_seen_ % 2), stream);
   const int read = written_, write = 1 - written_;
   SigmaDeltaPlanes p;
   const std::uint64_t n = frames_seen_;
@@ -107,7 +105,6 @@ ChromaModelPlanes CudaBackgroundModel::chroma_update(bool present) {
     chroma_live_ = chroma_pending_ = false;
     return c;
   }
-  colour_frame_ = frames_seen_;
   std::uint8_t* base = planes_ + (4 + kCountPlanes) * plane_bytes_ + status_bytes();
   std::uint8_t* read = base + std::size_t(kChromaPlanes * written_) * chroma_plane_bytes_;
   std::uint8_t* write = base + std::size_t(kChromaPlanes * (1 - written_)) * chroma_plane_bytes_;
@@ -130,10 +127,11 @@ void CudaBackgroundModel::end_update(cudaStream_t stream) {
   ++frames_seen_;
 }
 
-void CudaBackgroundModel::begin_colour(cudaStream_t stream) { wait_colour(int((colour_frame_ + 1) % 2), stream); }
+// The colour pass of frame n = frames_seen_ - 1 (its end_update() came last); n - 1's is in the other slot.
+void CudaBackgroundModel::begin_colour(cudaStream_t stream) { wait_colour(int(frames_seen_ % 2), stream); }
 
 void CudaBackgroundModel::end_colour(cudaStream_t stream) {
-  const int slot = int(colour_frame_ % 2);
+  const int slot = int((frames_seen_ - 1) % 2);
   if (!coloured_[slot])
     check(cudaEventCreateWithFlags(&coloured_[slot], cudaEventDisableTiming), "cudaEventCreate (colour pass)");
   check(cudaEventRecord(coloured_[slot], stream), "cudaEventRecord (colour pass)");

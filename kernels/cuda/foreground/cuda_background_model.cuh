@@ -74,7 +74,6 @@ class CudaBackgroundModel final : public BackgroundModel {
   bool recorded_ = false;
   cudaEvent_t coloured_[2] = {nullptr, nullptr};  // recorded after frame n's colour pass, in n % 2
   bool coloured_recorded_[2] = {false, false};
-  std::uint64_t colour_frame_ = 0;  // the frame whose colour pass comes next
   void wait_colour(int slot, cudaStream_t stream);
   void synchronize_all();  // no update or colour pass still running
 };
