@@ -17,6 +17,10 @@ class Profiling;
 // Device memory; for CudaAnalyzer. Create and use it with the analyzers' CUDA context current.
 // Updates on different analyzers' streams are ordered through a CUDA event the model keeps.
 std::shared_ptr<BackgroundModel> make_cuda_background_model();
+// For tests: each colour pass (Options::chroma) of `model`, one of make_cuda_background_model(),
+// starts about `microseconds` late, so that the next frames' luma passes run before it: the order
+// its events must make harmless. 0 (the default) delays nothing.
+void delay_colour_passes(BackgroundModel& model, unsigned microseconds);
 
 // True when a CUDA device can run our kernels; otherwise `why` says what is missing.
 bool cuda_device_usable(std::string* why);

@@ -195,8 +195,10 @@ TEST(ChromaForeground, FullHdAgreesWithTheCpu) {
 
 // The element's frames in flight: three analyzers on three streams share one model, frames handed
 // out in turn and collected two frames later, so a frame's colour pass runs while the next frames'
-// luma passes do (they must leave the C and status copies it reads alone). Equal the CPU, frame by
-// frame; 1080p for passes long enough to overlap, and a small frame of clipped tiles.
+// luma passes do (they must leave the C and status copies it reads alone). Left to the hardware the
+// colour pass mostly reads before the next luma pass writes; each colour pass starts 3 ms late
+// here, so the next frame's luma pass has run by then. Equal the CPU, frame by frame (absorb-frames
+// 8: C's copies matter); 1080p, and a small frame of clipped tiles.
 TEST(ChromaForeground, FramesInFlightShareOneModel) {
   struct Case {
     int w, h, frames;
@@ -209,6 +211,7 @@ TEST(ChromaForeground, FramesInFlightShareOneModel) {
     gpu_test::Stream streams[kInFlight];
     std::unique_ptr<ccl::CudaAnalyzer> analyzers[kInFlight];
     const std::shared_ptr<ccl::BackgroundModel> shared = ccl::make_cuda_background_model();
+    ccl::delay_colour_passes(*shared, 3000);
     for (int k = 0; k < kInFlight; ++k) {
       analyzers[k] = std::make_unique<ccl::CudaAnalyzer>(streams[k].get());
       analyzers[k]->set_background_model(shared);

@@ -11,12 +11,23 @@ namespace ccl {
 
 std::shared_ptr<BackgroundModel> make_cuda_background_model() { return std::make_shared<cuda::CudaBackgroundModel>(); }
 
+void delay_colour_passes(BackgroundModel& model, unsigned microseconds) {
+  auto* cuda = dynamic_cast<cuda::CudaBackgroundModel*>(&model);
+  if (!cuda) throw Error(Error::Kind::InvalidArgument, "delay_colour_passes: not a CUDA background model");
+  cuda->delay_colour_passes(microseconds);
+}
+
 }  // namespace ccl
 
 namespace ccl::cuda {
 namespace {
 
 std::size_t round_up_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// One thread that sleeps about `microseconds` (__nanosleep's own length is approximate).
+__global__ void sleep_kernel(unsigned microseconds) {
+  for (unsigned i = 0; i < microseconds; ++i) __nanosleep(1000);
+}
 
 }  // namespace
 
@@ -128,7 +139,12 @@ void CudaBackgroundModel::end_update(cudaStream_t stream) {
 }
 
 // The colour pass of frame n = frames_seen_ - 1 (its end_update() came last); n - 1's is in the other slot.
-void CudaBackgroundModel::begin_colour(cudaStream_t stream) { wait_colour(int(frames_seen_ % 2), stream); }
+void CudaBackgroundModel::begin_colour(cudaStream_t stream) {
+  wait_colour(int(frames_seen_ % 2), stream);
+  if (colour_delay_us_ == 0) return;
+  sleep_kernel<<<1, 1, 0, stream>>>(colour_delay_us_);
+  check_launch("sleep_kernel");
+}
 
 void CudaBackgroundModel::end_colour(cudaStream_t stream) {
   const int slot = int((frames_seen_ - 1) % 2);

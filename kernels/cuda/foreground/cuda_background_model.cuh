@@ -46,6 +46,7 @@ class CudaBackgroundModel final : public BackgroundModel {
   // frame's colour pass (the chroma model), and the update after next waits for it.
   void begin_colour(cudaStream_t stream);
   void end_colour(cudaStream_t stream);
+  void delay_colour_passes(unsigned microseconds) { colour_delay_us_ = microseconds; }  // for tests
   // Between begin_update() and end_update(), for Adaptive: Options::chroma's planes, or none where
   // the frame has no chroma (`present` false), which drops them: the next frame with chroma starts
   // them afresh, as does the first after a reset.
@@ -74,6 +75,7 @@ class CudaBackgroundModel final : public BackgroundModel {
   bool recorded_ = false;
   cudaEvent_t coloured_[2] = {nullptr, nullptr};  // recorded after frame n's colour pass, in n % 2
   bool coloured_recorded_[2] = {false, false};
+  unsigned colour_delay_us_ = 0;
   void wait_colour(int slot, cudaStream_t stream);
   void synchronize_all();  // no update or colour pass still running
 };
