@@ -218,14 +218,15 @@ struct ShadowQueue {
 };
 
 // The thread block's (U_M, U) and (V_M, V) pairs into the frame's status; every thread calls it.
-__device__ void add_block_sums(const PairSums& u, const PairSums& v, LightSums& block_u, LightSums& block_v,
-                               AdaptiveStatus* status) {
-  u.add_warp_to(block_u, int(threadIdx.x) % 32);
-  v.add_warp_to(block_v, int(threadIdx.x) % 32);
+__device__ void add_block_sums(const PairSums& u, const PairSums& v, WarpSlots<kThreads / 32>& block_u,
+                               WarpSlots<kThreads / 32>& block_v, AdaptiveStatus* status) {
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  block_u.put(u, warp, lane);
+  block_v.put(v, warp, lane);
   __syncthreads();
   if (threadIdx.x != 0) return;
-  add_light(status->chroma_u, block_u);
-  add_light(status->chroma_v, block_v);
+  add_light(status->chroma_u, block_u.total());
+  add_light(status->chroma_v, block_v.total());
 }
 
 // A warp's 32 blocks (lane l: block l, `bits` = bit b of pair p is pixel b of pair p's row) as
@@ -251,7 +252,8 @@ __global__ void __launch_bounds__(kThreads, 2)
   __shared__ std::uint32_t scratch[kMaxRows * kWordsPerRow];   // the gaps, then the filters' row pass
   __shared__ std::uint32_t shadows[kMaxRows * kWordsPerRow];   // pixels whose shadow tests run
   __shared__ std::uint16_t shadow_queues[kThreads / 32][64];
-  __shared__ LightSums block_u, block_v;
+  __shared__ WarpSlots<kThreads / 32> block_u, block_v;
+  __shared__ bool colour;  // the frame's picture has colour: the shadow tests run
   const ChromaTurn turn = chroma_turn(f);  // the same in the whole grid
   ColourTile t;
   t.out_x0 = int(blockIdx.x) * kTileWidth, t.out_y0 = int(blockIdx.y) * kTileHeight;
@@ -259,7 +261,11 @@ __global__ void __launch_bounds__(kThreads, 2)
   t.x0 = t.out_x0 - 32, t.y0 = t.out_y0 - t.halo, t.rows = kTileHeight + 2 * t.halo;
   t.first_cx = (t.out_x0 - t.halo) / 2, t.last_cx = (t.out_x0 + kTileWidth + t.halo) / 2 - 1;
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kThreads / 32;
-  if (threadIdx.x == 0) block_u = block_v = LightSums{};
+  if (threadIdx.x == 0) {  // one thread's 64-bit divisions, not every warp's
+    const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
+    colour = turn == ChromaTurn::Step &&
+             has_colour(f.luma_model.status_in->chroma_u, f.luma_model.status_in->chroma_v, blocks);
+  }
   // The luma mask's words, 0 outside the frame.
   const int luma_rows = t.rows + 2 * kChromaReach, luma_words_per_row = mask_words_per_row(f.width);
   for (int i = int(threadIdx.x); i < luma_rows * kWordsPerRow; i += kThreads) {
@@ -273,9 +279,6 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (int i = int(threadIdx.x); i < t.rows * kWordsPerRow; i += kThreads)
       scratch[i] = gap_word(luma, i / kWordsPerRow + kChromaReach, i % kWordsPerRow);
   __syncthreads();
-  const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
-  const bool colour = turn == ChromaTurn::Step &&
-                      has_colour(f.luma_model.status_in->chroma_u, f.luma_model.status_in->chroma_v, blocks);
   PairSums sums_u, sums_v;
   bool any_shadows = false;
   // A warp per 32 blocks of a block row: lane l has bits 2 (l % 16), +1 of word j of two rows.

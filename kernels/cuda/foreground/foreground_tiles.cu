@@ -20,10 +20,11 @@ struct OwnedSums {
     foreground += fg ? 1u : 0u;
     light.add(in, mean);
   }
-  __device__ void add_to(unsigned& block_foreground, LightSums& block_light, int lane) const {
+  __device__ void add_to(unsigned& block_foreground, WarpSlots<kForegroundThreads / 32>& block_light, int warp,
+                         int lane) const {
     const unsigned f = warp_sum(foreground);
     if (lane == 0) atomicAdd(&block_foreground, f);
-    light.add_warp_to(block_light, lane);
+    block_light.put(light, warp, lane);
   }
 };
 
@@ -35,7 +36,7 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
   __shared__ std::uint32_t words[kMaxRows * kWordsPerRow];
   __shared__ std::uint32_t scratch[kMaxRows * kWordsPerRow];
   __shared__ unsigned int block_foreground;  // Adaptive: this block's owned foreground pixels
-  __shared__ LightSums block_light;          // Adaptive: ... and their light sums
+  __shared__ WarpSlots<kForegroundThreads / 32> block_light;  // Adaptive: ... and their light sums
   const int halo = filters.halo();
   const bool adaptive = source.kind == MaskSourceKind::Adaptive;
   const std::uint64_t pixels = std::uint64_t(source.width) * std::uint64_t(source.height);
@@ -44,7 +45,6 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
   const LightFit fit = adaptive && relearn ? source.light_fit(pixels) : LightFit{};
   if (threadIdx.x == 0) {
     block_foreground = 0;
-    block_light = LightSums{};
     if (adaptive && blockIdx.x == 0 && blockIdx.y == 0) *source.model.status_next = AdaptiveStatus{};
   }
   __syncthreads();
@@ -87,12 +87,12 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
       if (lane == 0) words[i] = word;
     }
   }
-  if (adaptive) owned.add_to(block_foreground, block_light, lane);
+  if (adaptive) owned.add_to(block_foreground, block_light, warp, lane);
   __syncthreads();
   if (adaptive && threadIdx.x == 0) {
     AdaptiveStatus* status = source.model.status_out;
     if (block_foreground != 0u) atomicAdd(&status->foreground, block_foreground);
-    add_light(status->light, block_light);
+    add_light(status->light, block_light.total());
     if (blockIdx.x == 0 && blockIdx.y == 0) status->relearn = relearn_frames;
   }
   run_tile_filters(tile, filters);

@@ -37,10 +37,29 @@ struct PairSums {
     mm += mean * mean;
     mi += mean * in;
   }
-  // The warp's sums into `block` (shared or global); every lane calls it, lane 0 adds.
-  __device__ void add_warp_to(LightSums& block, int lane) const {
+  // The warp's sums, in lane 0; every lane calls it.
+  __device__ LightSums warp_total(int lane) const {
     const unsigned sm = warp_sum(m), si = warp_sum(i), smm = warp_sum(mm), smi = warp_sum(mi);
-    if (lane == 0) add_light(block, LightSums{sm, si, smm, smi});
+    return lane == 0 ? LightSums{sm, si, smm, smi} : LightSums{};
+  }
+};
+
+// A thread block's sums in shared memory, a slot a warp: 64-bit adds to one shared place are
+// compare-and-swap loops that the block's warps queue on (ncu: an eighth of the colour pass's stalls).
+template <int kWarps>
+struct WarpSlots {
+  LightSums slot[kWarps];
+
+  // Every lane of warp `warp` calls it.
+  __device__ void put(const PairSums& sums, int warp, int lane) {
+    const LightSums total = sums.warp_total(lane);
+    if (lane == 0) slot[warp] = total;
+  }
+  // After a barrier that follows every warp's put().
+  __device__ LightSums total() const {
+    LightSums t;
+    for (int w = 0; w < kWarps; ++w) t.m += slot[w].m, t.i += slot[w].i, t.mm += slot[w].mm, t.mi += slot[w].mi;
+    return t;
   }
 };
 
