@@ -15,7 +15,7 @@ namespace {
 constexpr int kTileWords = 4, kTileWidth = 32 * kTileWords, kTileHeight = 64;
 constexpr int kThreads = 512;
 constexpr int kWordsPerRow = kTileWords + 2;
-constexpr int kChunksPerRow = kWordsPerRow / 2;
+constexpr int kInnerChunks = kTileWords / 2;  // a block row's output words, two a warp
 constexpr int kMaxRows = kTileHeight + 2 * (kChromaMaxFilterHalo + 1);  // the colour rows
 constexpr int kMaxLumaRows = kMaxRows + 2 * kChromaReach;               // and the gaps' reach
 
@@ -34,8 +34,7 @@ struct ColourTile {
   int out_x0, out_y0;  // the output's first pixel
   int halo;            // colour rows beyond the output on each side: the filters', rounded up to a block
   int x0, y0;
-  int rows;                      // colour rows
-  int first_cx, last_cx;         // the chroma block columns that take colour: the output's and the halo's
+  int rows;  // colour rows
   __device__ bool owns(int cx, int cy) const {  // the block whose model this thread block writes
     return cx >= out_x0 / 2 && cx < (out_x0 + kTileWidth) / 2 && cy >= out_y0 / 2 && cy < (out_y0 + kTileHeight) / 2;
   }
@@ -259,7 +258,6 @@ __global__ void __launch_bounds__(kThreads, 2)
   t.out_x0 = int(blockIdx.x) * kTileWidth, t.out_y0 = int(blockIdx.y) * kTileHeight;
   t.halo = (filters.halo() + 1) / 2 * 2;
   t.x0 = t.out_x0 - 32, t.y0 = t.out_y0 - t.halo, t.rows = kTileHeight + 2 * t.halo;
-  t.first_cx = (t.out_x0 - t.halo) / 2, t.last_cx = (t.out_x0 + kTileWidth + t.halo) / 2 - 1;
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kThreads / 32;
   if (threadIdx.x == 0) {  // one thread's 64-bit divisions, not every warp's
     const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
@@ -275,39 +273,69 @@ __global__ void __launch_bounds__(kThreads, 2)
                   : 0u;
   }
   __syncthreads();
-  if (turn == ChromaTurn::Step)
-    for (int i = int(threadIdx.x); i < t.rows * kWordsPerRow; i += kThreads)
-      scratch[i] = gap_word(luma, i / kWordsPerRow + kChromaReach, i % kWordsPerRow);
+  // The gaps; the halo words start as the luma mask, which colour adds to below.
+  for (int i = int(threadIdx.x); i < t.rows * kWordsPerRow; i += kThreads) {
+    const int r = i / kWordsPerRow, j = i - r * kWordsPerRow;
+    if (turn == ChromaTurn::Step) scratch[i] = gap_word(luma, r + kChromaReach, j);
+    if (j == 0 || j == kWordsPerRow - 1) words[i] = luma[i + kChromaReach * kWordsPerRow], shadows[i] = 0u;
+  }
   __syncthreads();
   PairSums sums_u, sums_v;
   bool any_shadows = false;
-  // A warp per 32 blocks of a block row: lane l has bits 2 (l % 16), +1 of word j of two rows.
-  for (int i = warp; i < t.rows / 2 * kChunksPerRow; i += warps) {
-    const int block_row = i / kChunksPerRow, chunk = i - block_row * kChunksPerRow;
-    const int r = 2 * block_row, j = 2 * chunk + lane / 16, shift = 2 * (lane % 16);
-    const int cx = t.x0 / 2 + 32 * chunk + lane, cy = t.y0 / 2 + block_row;
+  // The output words: a warp per 32 blocks of a block row, lane l has bits 2 (l % 16), +1 of word j
+  // of two rows.
+  for (int i = warp; i < t.rows / 2 * kInnerChunks; i += warps) {
+    const int block_row = i / kInnerChunks, chunk = i - block_row * kInnerChunks;
+    const int r = 2 * block_row, j = 1 + 2 * chunk + lane / 16, shift = 2 * (lane % 16);
+    const int cx = t.out_x0 / 2 + 32 * chunk + lane, cy = t.y0 / 2 + block_row;
     const int top = (r + kChromaReach) * kWordsPerRow + j, bottom = top + kWordsPerRow;
     BlockBits mask{(luma[top] >> shift) & 3u, (luma[bottom] >> shift) & 3u}, maybe_shadows{0u, 0u};
     const bool in_model = cx >= 0 && cy >= 0 && cx < f.model.width && cy < f.model.height;
-    if (in_model && turn == ChromaTurn::Step && cx >= t.first_cx && cx <= t.last_cx) {
+    if (in_model && turn == ChromaTurn::Step) {
       const BlockBits gaps{(scratch[r * kWordsPerRow + j] >> shift) & 3u,
                            (scratch[(r + 1) * kWordsPerRow + j] >> shift) & 3u};
       const bool owner = t.owns(cx, cy);
       if (owner || gaps.top | gaps.bottom)  // else a neighbour's block with nothing to fill: colour changes nothing
         step_block(f, colour, owner, cx, cy, gaps, mask, maybe_shadows, sums_u, sums_v);
-    } else if (in_model && turn != ChromaTurn::Step && t.owns(cx, cy)) {
+    } else if (in_model && t.owns(cx, cy)) {
       start_or_relearn_block(f, turn, cx, cy, sums_u, sums_v);
     }
     std::uint32_t got[8];  // the mask's top and bottom words, then the shadows'
     ballot_block_words<4>(mask.top | mask.bottom << 2 | maybe_shadows.top << 4 | maybe_shadows.bottom << 6, got);
     if (lane == 0) {
-      const int at = r * kWordsPerRow + 2 * chunk;
+      const int at = r * kWordsPerRow + 1 + 2 * chunk;
       const int below = at + kWordsPerRow;
       words[at] = got[0], words[at + 1] = got[1], words[below] = got[2], words[below + 1] = got[3];
       shadows[at] = got[4], shadows[at + 1] = got[5], shadows[below] = got[6], shadows[below + 1] = got[7];
     }
     any_shadows |= (got[4] | got[5] | got[6] | got[7]) != 0u;
   }
+  // The halo words' blocks within the filters' reach, t.halo / 2 each side of a block row, packed
+  // 32 to a warp (as 16-block chunks they left most lanes idle): colour only fills gaps there, no
+  // block is owned, and each lane ors its bits in.
+  const int side_blocks = t.halo / 2, halo_blocks = t.rows / 2 * 2 * side_blocks;
+  if (turn == ChromaTurn::Step)
+    for (int first = 32 * warp; first < halo_blocks; first += kThreads) {
+      const int k = first + lane, per_row = 2 * side_blocks;
+      if (k >= halo_blocks) break;
+      const int block_row = k / per_row, m = k - block_row * per_row, right = m >= side_blocks;
+      const int b = right ? m - side_blocks : 16 - side_blocks + m;  // the block in its word
+      const int r = 2 * block_row, j = right ? kWordsPerRow - 1 : 0, shift = 2 * b;
+      const int cx = t.x0 / 2 + 16 * j + b, cy = t.y0 / 2 + block_row;
+      const BlockBits gaps{(scratch[r * kWordsPerRow + j] >> shift) & 3u,
+                           (scratch[(r + 1) * kWordsPerRow + j] >> shift) & 3u};
+      if (!(gaps.top | gaps.bottom) || cx < 0 || cy < 0 || cx >= f.model.width || cy >= f.model.height) continue;
+      const int top = (r + kChromaReach) * kWordsPerRow + j, bottom = top + kWordsPerRow;
+      BlockBits mask{(luma[top] >> shift) & 3u, (luma[bottom] >> shift) & 3u}, maybe_shadows{0u, 0u};
+      step_block(f, colour, false, cx, cy, gaps, mask, maybe_shadows, sums_u, sums_v);
+      atomicOr(&words[r * kWordsPerRow + j], mask.top << shift);
+      atomicOr(&words[(r + 1) * kWordsPerRow + j], mask.bottom << shift);
+      if (maybe_shadows.top | maybe_shadows.bottom) {
+        atomicOr(&shadows[r * kWordsPerRow + j], maybe_shadows.top << shift);
+        atomicOr(&shadows[(r + 1) * kWordsPerRow + j], maybe_shadows.bottom << shift);
+        any_shadows = true;
+      }
+    }
   add_block_sums(sums_u, sums_v, block_u, block_v, f.luma_model.status_out);
   // Step 5's texture test, where any pixel may be a shadow: each warp goes through its words and
   // queues their pixels, and tests them 32 at a time.
