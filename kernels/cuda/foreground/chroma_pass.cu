@@ -3,6 +3,7 @@
 #include "ccl/chroma_rules.hpp"
 #include "foreground/tile_filters.cuh"
 #include "host/cuda_check.hpp"
+#include "primitives/dependent_launch.cuh"
 #include "primitives/pair_sums.cuh"
 
 namespace ccl::cuda {
@@ -63,6 +64,11 @@ __device__ int load(const std::uint8_t* p) { return __ldg(p); }
 struct BlockBits {
   std::uint32_t top, bottom;
 };
+
+// The block whose top-left pixel is bit `shift` of word j of row r of a tile plane (kWordsPerRow words a row).
+__device__ BlockBits block_bits(const std::uint32_t* plane, int r, int j, int shift) {
+  return {(plane[r * kWordsPerRow + j] >> shift) & 3u, (plane[(r + 1) * kWordsPerRow + j] >> shift) & 3u};
+}
 
 // Start or relearn: U_M, V_M (and V_c) set by the block's owner; the mask passes through.
 __device__ void start_or_relearn_block(const ChromaFrame& f, ChromaTurn turn, int cx, int cy, PairSums& sums_u,
@@ -253,6 +259,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   __shared__ std::uint16_t shadow_queues[kThreads / 32][64];
   __shared__ WarpSlots<kThreads / 32> block_u, block_v;
   __shared__ bool colour;  // the frame's picture has colour: the shadow tests run
+  wait_for_previous_kernel();  // the luma pass's mask and status
   const ChromaTurn turn = chroma_turn(f);  // the same in the whole grid
   ColourTile t;
   t.out_x0 = int(blockIdx.x) * kTileWidth, t.out_y0 = int(blockIdx.y) * kTileHeight;
@@ -288,12 +295,10 @@ __global__ void __launch_bounds__(kThreads, 2)
     const int block_row = i / kInnerChunks, chunk = i - block_row * kInnerChunks;
     const int r = 2 * block_row, j = 1 + 2 * chunk + lane / 16, shift = 2 * (lane % 16);
     const int cx = t.out_x0 / 2 + 32 * chunk + lane, cy = t.y0 / 2 + block_row;
-    const int top = (r + kChromaReach) * kWordsPerRow + j, bottom = top + kWordsPerRow;
-    BlockBits mask{(luma[top] >> shift) & 3u, (luma[bottom] >> shift) & 3u}, maybe_shadows{0u, 0u};
+    BlockBits mask = block_bits(luma, r + kChromaReach, j, shift), maybe_shadows{0u, 0u};
     const bool in_model = cx >= 0 && cy >= 0 && cx < f.model.width && cy < f.model.height;
     if (in_model && turn == ChromaTurn::Step) {
-      const BlockBits gaps{(scratch[r * kWordsPerRow + j] >> shift) & 3u,
-                           (scratch[(r + 1) * kWordsPerRow + j] >> shift) & 3u};
+      const BlockBits gaps = block_bits(scratch, r, j, shift);
       const bool owner = t.owns(cx, cy);
       if (owner || gaps.top | gaps.bottom)  // else a neighbour's block with nothing to fill: colour changes nothing
         step_block(f, colour, owner, cx, cy, gaps, mask, maybe_shadows, sums_u, sums_v);
@@ -322,11 +327,9 @@ __global__ void __launch_bounds__(kThreads, 2)
       const int b = right ? m - side_blocks : 16 - side_blocks + m;  // the block in its word
       const int r = 2 * block_row, j = right ? kWordsPerRow - 1 : 0, shift = 2 * b;
       const int cx = t.x0 / 2 + 16 * j + b, cy = t.y0 / 2 + block_row;
-      const BlockBits gaps{(scratch[r * kWordsPerRow + j] >> shift) & 3u,
-                           (scratch[(r + 1) * kWordsPerRow + j] >> shift) & 3u};
+      const BlockBits gaps = block_bits(scratch, r, j, shift);
       if (!(gaps.top | gaps.bottom) || cx < 0 || cy < 0 || cx >= f.model.width || cy >= f.model.height) continue;
-      const int top = (r + kChromaReach) * kWordsPerRow + j, bottom = top + kWordsPerRow;
-      BlockBits mask{(luma[top] >> shift) & 3u, (luma[bottom] >> shift) & 3u}, maybe_shadows{0u, 0u};
+      BlockBits mask = block_bits(luma, r + kChromaReach, j, shift), maybe_shadows{0u, 0u};
       step_block(f, colour, false, cx, cy, gaps, mask, maybe_shadows, sums_u, sums_v);
       atomicOr(&words[r * kWordsPerRow + j], mask.top << shift);
       atomicOr(&words[(r + 1) * kWordsPerRow + j], mask.bottom << shift);
@@ -361,8 +364,8 @@ void queue_chroma_pass(const ChromaFrame& frame, const TileFilters& filters, con
   if (!filters.fits(kChromaMaxFilterHalo))
     throw Error(Error::Kind::InvalidArgument, "colour tile halo larger than its buffer");
   const dim3 grid((frame.width + kTileWidth - 1) / kTileWidth, (frame.height + kTileHeight - 1) / kTileHeight);
-  chroma_tiles_kernel<<<grid, kThreads, 0, stream>>>(frame, filters, luma_mask, out, pitch);
-  check_launch("chroma_tiles_kernel");
+  check(launch_dependent(chroma_tiles_kernel, grid, kThreads, stream, frame, filters, luma_mask, out, pitch),
+        "chroma_tiles_kernel");
 }
 
 }  // namespace ccl::cuda

@@ -54,20 +54,23 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kForegroundThreads / 32;
   OwnedSums owned;
   // A warp per word: each lane one pixel, the ballot is the word. kBatch words' reads are issued
-  // before any is used, so their round trips to memory overlap.
+  // before any is used, so their round trips to memory overlap. Without filters nothing reads the
+  // halo words (a fifth of the tile): only the output's are computed.
   constexpr int kBatch = 4;
-  const int tile_words = tile.rows * kWordsPerRow;
+  const int first_word = halo > 0 ? 0 : 1, columns = halo > 0 ? kWordsPerRow : kForegroundTileWords;
+  const int tile_words = tile.rows * columns;
+  auto row_of = [&](int i) { return halo > 0 ? i / kWordsPerRow : i / kForegroundTileWords; };  // constant divisors
   for (int first = warp; first < tile_words; first += kBatch * warps) {
     PixelInputs got[kBatch];
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
-      const int i = first + k * warps, row = i / kWordsPerRow, j = i - row * kWordsPerRow;
+      const int i = first + k * warps, row = row_of(i), j = first_word + i - row * columns;
       const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
       if (i < tile_words && x >= 0 && y >= 0 && x < source.width && y < source.height) got[k] = source.read(x, y);
     }
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
-      const int i = first + k * warps, row = i / kWordsPerRow, j = i - row * kWordsPerRow;
+      const int i = first + k * warps, row = row_of(i), j = first_word + i - row * columns;
       if (i >= tile_words) break;  // the same in the warp
       const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
       const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
@@ -84,7 +87,7 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
         bit = in_frame && source.bit(x, y, owner, got[k]);
       }
       const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
-      if (lane == 0) words[i] = word;
+      if (lane == 0) words[row * kWordsPerRow + j] = word;
     }
   }
   if (adaptive) owned.add_to(block_foreground, block_light, warp, lane);

@@ -44,6 +44,7 @@ __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mas
   __shared__ std::uint32_t parent[kTileHeight * kTileWidth + kTileHeight * kTileWidth / 32];
   __shared__ unsigned fg_rows[kTileHeight][kRowWords];
   const TileSlot slot;
+  wait_for_previous_kernel();  // launched as a dependent of the foreground pass that writes the mask
   const int ly = threadIdx.x / kRowWords, k = threadIdx.x % kRowWords;
   const int tile_x = blockIdx.x * kTileWidth, tile_y = blockIdx.y * kTileHeight;
   const int x = tile_x + 32 * k, y = tile_y + ly;
@@ -164,8 +165,8 @@ __global__ void __launch_bounds__(kBoundaryThreads)
 template <int Connectivity>
 void label_optimized_uf(const DeviceMask& mask, std::uint32_t* labels, cudaStream_t stream, StageTimer* timer) {
   const dim3 tiles((mask.width + kTileWidth - 1) / kTileWidth, (mask.height + kTileHeight - 1) / kTileHeight);
-  LocalMergeKernel<Connectivity><<<tiles, kMergeThreads, 0, stream>>>(mask, labels);
-  check_launch("LocalMergeKernel");
+  check(launch_dependent(LocalMergeKernel<Connectivity>, tiles, kMergeThreads, stream, mask, labels),
+        "LocalMergeKernel");
   mark(timer, "LocalMergeKernel", stream);
 
   const std::uint32_t n_top = (tiles.y - 1) * std::uint32_t(mask.width);
