@@ -53,41 +53,82 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
                      out_x0 - 32,   out_y0 - halo, source.width, source.height};
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kForegroundThreads / 32;
   OwnedSums owned;
-  // A warp per word: each lane one pixel, the ballot is the word. kBatch words' reads are issued
-  // before any is used, so their round trips to memory overlap. Without filters nothing reads the
-  // halo words (a fifth of the tile): only the output's are computed.
-  constexpr int kBatch = 4;
+  // Without filters nothing reads the halo words (a fifth of the tile): only the output's are computed.
   const int first_word = halo > 0 ? 0 : 1, columns = halo > 0 ? kWordsPerRow : kForegroundTileWords;
-  const int tile_words = tile.rows * columns;
-  auto row_of = [&](int i) { return halo > 0 ? i / kWordsPerRow : i / kForegroundTileWords; };  // constant divisors
-  for (int first = warp; first < tile_words; first += kBatch * warps) {
-    PixelInputs got[kBatch];
+  auto owns = [&](int row, int j) {  // only the block whose output covers a pixel updates its model
+    return j >= 1 && j <= kForegroundTileWords && row >= halo && row < halo + kForegroundTileHeight;
+  };
+  if (source.quad_reads()) {
+    // A warp per four words of a row, each lane four pixels: one 32-bit load and store a plane for
+    // four pixels. Lanes 8 w .. 8 w + 7 hold word w's nibbles, or-ed into lane 8 w.
+    constexpr int kBatch = 2;
+    const int quads_per_row = (columns + 3) / 4;
+    const int tile_quads = tile.rows * quads_per_row;
+    auto row_of = [&](int q) { return halo > 0 ? q / ((kWordsPerRow + 3) / 4) : q / (kForegroundTileWords / 4); };
+    for (int first = warp; first < tile_quads; first += kBatch * warps) {
+      QuadInputs got[kBatch];
 #pragma unroll
-    for (int k = 0; k < kBatch; ++k) {
-      const int i = first + k * warps, row = row_of(i), j = first_word + i - row * columns;
-      const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
-      if (i < tile_words && x >= 0 && y >= 0 && x < source.width && y < source.height) got[k] = source.read(x, y);
-    }
-#pragma unroll
-    for (int k = 0; k < kBatch; ++k) {
-      const int i = first + k * warps, row = row_of(i), j = first_word + i - row * columns;
-      if (i >= tile_words) break;  // the same in the warp
-      const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
-      const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
-      // Only the block whose output covers the pixel updates its model; halo copies just read.
-      const bool owner = j >= 1 && j <= kForegroundTileWords && row >= halo && row < halo + kForegroundTileHeight;
-      bool bit = false;
-      if (adaptive) {
-        if (in_frame) {
-          const AdaptiveOutcome p = source.adaptive(x, y, owner, relearn, fit, got[k]);
-          bit = p.foreground;
-          if (owner) owned.add(p.foreground, p.in, p.m);
-        }
-      } else {
-        bit = in_frame && source.bit(x, y, owner, got[k]);
+      for (int k = 0; k < kBatch; ++k) {
+        const int q = first + k * warps, row = row_of(q), j = first_word + 4 * (q - row * quads_per_row) + lane / 8;
+        const int x = tile.x0 + 32 * j + 4 * (lane % 8), y = tile.y0 + row;
+        if (q < tile_quads && j < first_word + columns && x >= 0 && y >= 0 && x < source.width && y < source.height)
+          got[k] = source.read_quad(x, y);
       }
-      const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
-      if (lane == 0) words[row * kWordsPerRow + j] = word;
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        const int q = first + k * warps, row = row_of(q), j = first_word + 4 * (q - row * quads_per_row) + lane / 8;
+        if (q >= tile_quads) break;  // the same in the warp
+        const int x = tile.x0 + 32 * j + 4 * (lane % 8), y = tile.y0 + row;
+        const bool in_frame =
+            j < first_word + columns && x >= 0 && y >= 0 && x < source.width && y < source.height;
+        const bool owner = owns(row, j);
+        std::uint32_t bits = 0;
+        if (in_frame) {
+          const QuadOutcome o = source.quad(got[k], owner, relearn, fit,
+                                            [&](bool fg, unsigned in, unsigned m) { owned.add(fg, in, m); });
+          if (owner) source.write_quad(x, y, o);
+          bits = o.bits << (4 * (lane % 8));
+        }
+        bits |= __shfl_xor_sync(0xffffffffu, bits, 1);
+        bits |= __shfl_xor_sync(0xffffffffu, bits, 2);
+        bits |= __shfl_xor_sync(0xffffffffu, bits, 4);
+        if (lane % 8 == 0 && j < first_word + columns) words[row * kWordsPerRow + j] = bits;
+      }
+    }
+  } else {
+    // A warp per word: each lane one pixel, the ballot is the word. kBatch words' reads are issued
+    // before any is used, so their round trips to memory overlap.
+    constexpr int kBatch = 4;
+    const int tile_words = tile.rows * columns;
+    auto row_of = [&](int i) { return halo > 0 ? i / kWordsPerRow : i / kForegroundTileWords; };  // constant divisors
+    for (int first = warp; first < tile_words; first += kBatch * warps) {
+      PixelInputs got[kBatch];
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        const int i = first + k * warps, row = row_of(i), j = first_word + i - row * columns;
+        const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
+        if (i < tile_words && x >= 0 && y >= 0 && x < source.width && y < source.height) got[k] = source.read(x, y);
+      }
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        const int i = first + k * warps, row = row_of(i), j = first_word + i - row * columns;
+        if (i >= tile_words) break;  // the same in the warp
+        const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
+        const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
+        const bool owner = owns(row, j);
+        bool bit = false;
+        if (adaptive) {
+          if (in_frame) {
+            const AdaptiveOutcome p = source.adaptive(x, y, owner, relearn, fit, got[k]);
+            bit = p.foreground;
+            if (owner) owned.add(p.foreground, p.in, p.m);
+          }
+        } else {
+          bit = in_frame && source.bit(x, y, owner, got[k]);
+        }
+        const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
+        if (lane == 0) words[row * kWordsPerRow + j] = word;
+      }
     }
   }
   if (adaptive) owned.add_to(block_foreground, block_light, warp, lane);

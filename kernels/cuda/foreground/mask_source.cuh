@@ -53,6 +53,19 @@ struct PixelInputs {
   std::uint8_t in = 0, m = 0, v = 0, c = 0;
 };
 
+// The same bytes of four neighbouring pixels, one word a plane: byte k is pixel x + k.
+struct QuadInputs {
+  std::uint32_t in = 0, m = 0, v = 0, c = 0;
+};
+
+// What four neighbouring pixels gave: bit k of `bits` pixel x + k's mask bit; the model's new
+// bytes (where the kind keeps them) as words, byte k pixel x + k.
+struct QuadOutcome {
+  std::uint32_t bits = 0, m = 0, v = 0, c = 0;
+};
+
+__device__ inline int byte_at(std::uint32_t word, int k) { return int(word >> (8 * k) & 255u); }
+
 struct MaskSource {
   MaskSourceKind kind;
   const std::uint8_t* data;  // plane 0 (Threshold, Motion) or the mask plane (MaskPlane)
@@ -92,19 +105,84 @@ struct MaskSource {
     return p.foreground ? 1 : 0;
   }
 
+  // Adaptive's update of one pixel from its inputs; `relearn`: R > 0 this frame, with the previous frame's `fit`.
+  __device__ AdaptivePixel adaptive_pixel(bool relearn, const LightFit& fit, int in, int m, int v, int c) const {
+    if (model.first) return {std::uint8_t(in), kMotionMinDeviation, 0, false};  // M = I, V = floor, C = 0, no foreground
+    if (relearn) return {std::uint8_t(apply_light(fit, m)), std::uint8_t(v), 0, false};  // M follows the light, V kept
+    return adaptive_step(in, m, v, c, motion_factor, model.absorb_frames,
+                         model.frame_index % kForegroundUpdatePeriod == 0);
+  }
+
+  // Whether read_quad() may serve the whole frame: every plane the kind reads has 4-aligned rows
+  // and the width is a multiple of 4 (a quad is in the frame or out of it). The same in every thread.
+  __device__ bool quad_reads() const {
+    std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(data) | std::uintptr_t(stride) | std::uintptr_t(width);
+    if (kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive)
+      bits |= reinterpret_cast<std::uintptr_t>(model.m_in) | reinterpret_cast<std::uintptr_t>(model.v_in) |
+              reinterpret_cast<std::uintptr_t>(model.m_out) | reinterpret_cast<std::uintptr_t>(model.v_out) |
+              std::uintptr_t(model.pitch);
+    if (kind == MaskSourceKind::Adaptive)
+      bits |= reinterpret_cast<std::uintptr_t>(model.c_in) | reinterpret_cast<std::uintptr_t>(model.c_out);
+    return (bits & 3u) == 0;
+  }
+
+  // Pixels (x..x + 3, y)'s inputs, one load a plane (quad_reads(), x a multiple of 4, in the frame).
+  __device__ QuadInputs read_quad(int x, int y) const {
+    QuadInputs q;
+    q.in = __ldg(reinterpret_cast<const std::uint32_t*>(data + std::ptrdiff_t(y) * stride + x));
+    if ((kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive) && !model.first) {
+      const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
+      q.m = __ldg(reinterpret_cast<const std::uint32_t*>(model.m_in + i));
+      q.v = __ldg(reinterpret_cast<const std::uint32_t*>(model.v_in + i));
+      if (kind == MaskSourceKind::Adaptive) q.c = __ldg(reinterpret_cast<const std::uint32_t*>(model.c_in + i));
+    }
+    return q;
+  }
+
+  // Their mask bits and model updates, every kind; Adaptive's owned pixels add to `owned` (a
+  // callable taking foreground, I and the new M).
+  template <typename Owned>
+  __device__ QuadOutcome quad(const QuadInputs& got, bool owner, bool relearn, const LightFit& fit, Owned&& owned) const {
+    QuadOutcome out;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const int in = byte_at(got.in, k);
+      bool fg;
+      if (kind == MaskSourceKind::Threshold) {
+        fg = in > threshold;
+      } else if (kind == MaskSourceKind::MaskPlane) {
+        fg = in != 0;
+      } else if (kind == MaskSourceKind::Motion) {
+        const SigmaDeltaPixel p = sigma_delta_step(in, byte_at(got.m, k), byte_at(got.v, k), motion_factor, model.first);
+        out.m |= std::uint32_t(p.m) << (8 * k), out.v |= std::uint32_t(p.v) << (8 * k);
+        fg = p.foreground;
+      } else {
+        const AdaptivePixel p = adaptive_pixel(relearn, fit, in, byte_at(got.m, k), byte_at(got.v, k), byte_at(got.c, k));
+        out.m |= std::uint32_t(p.m) << (8 * k), out.v |= std::uint32_t(p.v) << (8 * k),
+            out.c |= std::uint32_t(p.c) << (8 * k);
+        fg = p.foreground;
+        if (owner) owned(fg, unsigned(in), unsigned(p.m));
+      }
+      out.bits |= std::uint32_t(fg) << k;
+    }
+    return out;
+  }
+
+  // Writes an owned quad's model update (x a multiple of 4).
+  __device__ void write_quad(int x, int y, const QuadOutcome& q) const {
+    if (kind != MaskSourceKind::Motion && kind != MaskSourceKind::Adaptive) return;
+    const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
+    *reinterpret_cast<std::uint32_t*>(model.m_out + i) = q.m;
+    *reinterpret_cast<std::uint32_t*>(model.v_out + i) = q.v;
+    if (kind == MaskSourceKind::Adaptive) *reinterpret_cast<std::uint32_t*>(model.c_out + i) = q.c;
+  }
+
   // Adaptive's pixel (x, y) from its inputs; `relearn`: R > 0 this frame, with the previous frame's `fit`.
   __device__ AdaptiveOutcome adaptive(int x, int y, bool owner, bool relearn, const LightFit& fit,
                                       const PixelInputs& got) const {
     const int in = got.in;
     const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
-    AdaptivePixel p;
-    if (model.first)  // M = I, V = floor, C = 0, no foreground
-      p = {std::uint8_t(in), kMotionMinDeviation, 0, false};
-    else if (relearn)  // M follows the light, C = 0, no foreground, V kept
-      p = {std::uint8_t(apply_light(fit, got.m)), got.v, 0, false};
-    else
-      p = adaptive_step(in, got.m, got.v, got.c, motion_factor, model.absorb_frames,
-                        model.frame_index % kForegroundUpdatePeriod == 0);
+    const AdaptivePixel p = adaptive_pixel(relearn, fit, in, got.m, got.v, got.c);
     if (owner) {
       model.m_out[i] = p.m;
       model.v_out[i] = p.v;
