@@ -24,8 +24,8 @@
 
 namespace {
 
-// The line the figures use; the README's recommended line goes here once issue 33 settles it.
-const char* const kDefaultLine = "cudaccl foreground=adaptive min-area=50";  // the README's recommended line
+// The line the figures use: the README's recommended line.
+const char* const kDefaultLine = "cudaccl foreground=adaptive chroma=true min-area=50";
 
 struct Args {
   std::string line = kDefaultLine;
