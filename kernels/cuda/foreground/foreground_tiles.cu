@@ -11,7 +11,8 @@ constexpr int kWordsPerRow = kForegroundTileWords + 2;  // one halo word each si
 constexpr int kMaxRows = kForegroundTileHeight + 2 * kForegroundMaxHalo;
 
 // One lane's owned pixels of Adaptive: foreground count and light sums, kept in registers over the
-// tile loop and added to the block's once (a lane sees at most 92 * 10 / 16 pixels).
+// tile loop and added to the block's once (a lane sees at most 60 pixels a pixel a lane, 96 rows x
+// 10 words / 16 warps, and 72 four a lane, 18 quads: far from overflowing the 32-bit sums).
 struct OwnedSums {
   unsigned foreground = 0;
   PairSums light;
@@ -60,7 +61,8 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
   };
   if (source.quad_reads()) {
     // A warp per four words of a row, each lane four pixels: one 32-bit load and store a plane for
-    // four pixels. Lanes 8 w .. 8 w + 7 hold word w's nibbles, or-ed into lane 8 w.
+    // four pixels. Lanes 8 w .. 8 w + 7 hold word w's nibbles, or-ed into lane 8 w. Two quads'
+    // reads in flight: eight words', as the pixel path's four words batch but with half the registers.
     constexpr int kBatch = 2;
     const int quads_per_row = (columns + 3) / 4;
     const int tile_quads = tile.rows * quads_per_row;

@@ -113,8 +113,9 @@ struct MaskSource {
                          model.frame_index % kForegroundUpdatePeriod == 0);
   }
 
-  // Whether read_quad() may serve the whole frame: every plane the kind reads has 4-aligned rows
-  // and the width is a multiple of 4 (a quad is in the frame or out of it). The same in every thread.
+  // Whether read_quad() and write_quad() may serve the whole frame: every plane the kind reads or
+  // writes has 4-aligned rows and the width is a multiple of 4 (a quad is in the frame or out of
+  // it). The same in every thread.
   __device__ bool quad_reads() const {
     std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(data) | std::uintptr_t(stride) | std::uintptr_t(width);
     if (kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive)

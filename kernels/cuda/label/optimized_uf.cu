@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(kMergeThreads) LocalMergeKernel(DeviceMask mas
   __shared__ std::uint32_t parent[kTileHeight * kTileWidth + kTileHeight * kTileWidth / 32];
   __shared__ unsigned fg_rows[kTileHeight][kRowWords];
   const TileSlot slot;
-  wait_for_previous_kernel();  // launched as a dependent of the foreground pass that writes the mask
+  wait_for_previous_kernel();  // launched as a dependent: the kernel before (a foreground pass) may write the mask
   const int ly = threadIdx.x / kRowWords, k = threadIdx.x % kRowWords;
   const int tile_x = blockIdx.x * kTileWidth, tile_y = blockIdx.y * kTileHeight;
   const int x = tile_x + 32 * k, y = tile_y + ly;
