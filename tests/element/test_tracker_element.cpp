@@ -68,8 +68,9 @@ TEST(CclTracker, DaylightSceneScore) {
   constexpr int kFrames = 300, kWarmUp = 30;  // the background model learns the first frames
   long total_switches = 0;
   // The recommended line without colour (the scene is grey: chroma=true changes nothing), the
-  // tracker's output (GstCclTracksMeta: every located track, those in a merged component at its part). Measured (seeds 1 and 2): MOTA
-  // 0.814 and 0.800 (issue 34's bound, met exactly on seed 2: 666 errors of 3330) with 3 and 3 id
+  // tracker's output (GstCclTracksMeta: every located track, those in a merged component at their
+  // part of it). Measured (seeds 1 and 2): MOTA 0.814 and 0.800 (issue 34's bound, met exactly on
+  // seed 2: 666 errors of 3330) with 3 and 3 id
   // switches (lost tracks refuse pieces far smaller than themselves, pieces half inside a tracked
   // object not confirmed, the blob's track measured at its part no smaller than 0.9 x its usual
   // size, a track out of a merge alone in a far larger detection still at its part: 0.789 and 0.783

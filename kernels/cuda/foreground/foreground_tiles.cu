@@ -9,6 +9,7 @@ namespace {
 
 constexpr int kWordsPerRow = kForegroundTileWords + 2;  // one halo word each side
 constexpr int kMaxRows = kForegroundTileHeight + 2 * kForegroundMaxHalo;
+static_assert(kForegroundTileWords % 4 == 0, "a filterless tile row is whole quads of four words");
 
 // One lane's owned pixels of Adaptive: foreground count and light sums, kept in registers over the
 // tile loop and added to the block's once (a lane sees at most 60 pixels a pixel a lane, 96 rows x
