@@ -87,19 +87,27 @@ struct LightFit {
   std::int64_t gain = 65536, offset = 0;
 };
 
-// The variance of the sums' M over `pixels` (> 0), in Q8 level^2 (<= 2^24).
+// A sum's mean over `pixels` (> 0), in Q8.
+CCL_FOREGROUND_HOST_DEVICE inline std::int64_t q8_mean(std::uint64_t sum, std::uint64_t pixels) {
+  return std::int64_t(sum * 256) / std::int64_t(pixels);
+}
+
+// The variance from the Q8 means of M and M^2, in Q8 level^2 (<= 2^24).
+CCL_FOREGROUND_HOST_DEVICE inline std::int64_t q8_variance(std::int64_t mean_m, std::int64_t mean_mm) {
+  return mean_mm - mean_m * mean_m / 256;
+}
+
+// The variance of the sums' M over `pixels` (> 0), in Q8 level^2.
 CCL_FOREGROUND_HOST_DEVICE inline std::int64_t light_variance(const LightSums& s, std::uint64_t pixels) {
-  const std::int64_t p = std::int64_t(pixels), mean_m = std::int64_t(s.m * 256) / p;  // Q8
-  return std::int64_t(s.mm * 256) / p - mean_m * mean_m / 256;
+  return q8_variance(q8_mean(s.m, pixels), q8_mean(s.mm, pixels));
 }
 
 CCL_FOREGROUND_HOST_DEVICE inline LightFit fit_light(const LightSums& s, std::uint64_t pixels) {
   LightFit fit;
   if (pixels == 0) return fit;
-  const std::int64_t p = std::int64_t(pixels);
-  const std::int64_t mean_m = std::int64_t(s.m * 256) / p, mean_i = std::int64_t(s.i * 256) / p;  // Q8
+  const std::int64_t mean_m = q8_mean(s.m, pixels), mean_i = q8_mean(s.i, pixels);
   const std::int64_t var = light_variance(s, pixels);
-  const std::int64_t cov = std::int64_t(s.mi * 256) / p - mean_m * mean_i / 256;
+  const std::int64_t cov = q8_mean(s.mi, pixels) - mean_m * mean_i / 256;
   if (var > 256) fit.gain = cov * 65536 / var;  // Q16; a variance under 1 level^2 fits no slope
   if (fit.gain < 0) fit.gain = 0;
   if (fit.gain > 4 * 65536) fit.gain = 4 * 65536;
@@ -110,8 +118,15 @@ CCL_FOREGROUND_HOST_DEVICE inline LightFit fit_light(const LightSums& s, std::ui
 // Whether a frame's chroma background has colour to tell a shadow by: the variances of U_M and V_M
 // (from the frame's sums, Q8 as in fit_light) add up to more than 1 level^2. An IR camera's night
 // picture is grey: there a shadow test would take dark objects.
+// From the four Q8 means (U_M's, U_M^2's, V_M's, V_M^2's), where they are computed apart.
+CCL_FOREGROUND_HOST_DEVICE inline bool has_colour_of_means(std::int64_t u_m, std::int64_t u_mm, std::int64_t v_m,
+                                                           std::int64_t v_mm) {
+  return q8_variance(u_m, u_mm) + q8_variance(v_m, v_mm) > 256;
+}
+
 CCL_FOREGROUND_HOST_DEVICE inline bool has_colour(const LightSums& u, const LightSums& v, std::uint64_t blocks) {
-  return blocks != 0 && light_variance(u, blocks) + light_variance(v, blocks) > 256;
+  return blocks != 0 && has_colour_of_means(q8_mean(u.m, blocks), q8_mean(u.mm, blocks), q8_mean(v.m, blocks),
+                                            q8_mean(v.mm, blocks));
 }
 
 CCL_FOREGROUND_HOST_DEVICE inline int apply_light(const LightFit& fit, int m) {

@@ -29,6 +29,17 @@ __device__ ChromaTurn chroma_turn(const ChromaFrame& f) {
   return f.luma_model.status_out->relearn > 0 ? ChromaTurn::Relearn : ChromaTurn::Step;
 }
 
+// has_colour of the previous frame's chroma sums, in warp 0: its four quotients a lane each, so one
+// round trip and one 64-bit division rather than a chain of four of each while the block waits.
+__device__ bool frame_has_colour(const AdaptiveStatus& status, std::uint64_t blocks) {
+  const int lane = int(threadIdx.x) % 32;
+  const LightSums& sums = lane < 2 ? status.chroma_u : status.chroma_v;
+  const std::int64_t mean = lane < 4 && blocks != 0 ? q8_mean(lane % 2 ? sums.mm : sums.m, blocks) : 0;
+  const auto from = [&](int l) { return __shfl_sync(0xffffffffu, mean, l); };
+  const std::int64_t u_m = from(0), u_mm = from(1), v_m = from(2), v_mm = from(3);
+  return blocks != 0 && has_colour_of_means(u_m, u_mm, v_m, v_mm);
+}
+
 // Where a thread block's bit rows lie: bit i of word j of colour row r is frame pixel (x0 + 32 j +
 // i, y0 + r); luma row r is colour row r - kChromaReach.
 struct ColourTile {
@@ -97,24 +108,23 @@ __device__ void step_block(const ChromaFrame& f, bool colour, bool owner, int cx
   const std::size_t at = std::size_t(cy) * f.model.width + cx;
   const int x = 2 * cx, y = 2 * cy;
   const bool right = x + 1 < f.width, below = y + 1 < f.height;  // the block's other pixels in the frame
-  // Every read first, through the read-only cache (the light test's only where a pixel may end on
-  // the mask): one round trip to memory.
+  // Every read first, through the read-only cache and with no branch between them: one round trip
+  // to memory (the light test's reads, which only a pixel on the mask needs, included: behind a
+  // branch they were a second).
   const int u = load(chroma_sample_at(f.chroma.u, f.chroma, cx, cy));
   const int v = load(chroma_sample_at(f.chroma.v, f.chroma, cx, cy));
   const std::uint8_t* c = luma.c_in + std::ptrdiff_t(y) * luma.pitch + x;  // C as the previous frame left it
   const std::ptrdiff_t dx = right ? 1 : 0, dy = below ? luma.pitch : 0;  // the block's pixels, repeated at the edge
   const int c_max = max(max(load(c), load(c + dx)), max(load(c + dy), load(c + dy + dx)));
   const int model_u = load(f.model.u_in + at), model_v = load(f.model.v_in + at);
-  std::uint32_t lit = 0;  // bit k: pixel k (row-major) passes step 5's light test
-  if (colour && (mask.top | mask.bottom | gaps.top | gaps.bottom)) {  // a pixel may end on the mask
-    const std::uint8_t* in = f.luma + std::ptrdiff_t(y) * f.luma_stride + x;
-    const std::uint8_t* background = luma.m_out + std::ptrdiff_t(y) * luma.pitch + x;
-    const std::ptrdiff_t in_dy = below ? f.luma_stride : 0;
-    lit = std::uint32_t(shadow_light(load(in), load(background))) |
-          std::uint32_t(shadow_light(load(in + dx), load(background + dx))) << 1 |
-          std::uint32_t(shadow_light(load(in + in_dy), load(background + dy))) << 2 |
-          std::uint32_t(shadow_light(load(in + in_dy + dx), load(background + dy + dx))) << 3;
-  }
+  const std::uint8_t* in = f.luma + std::ptrdiff_t(y) * f.luma_stride + x;
+  const std::uint8_t* background = luma.m_out + std::ptrdiff_t(y) * luma.pitch + x;
+  const std::ptrdiff_t in_dy = below ? f.luma_stride : 0;
+  const std::uint32_t lit =  // bit k: pixel k (row-major) passes step 5's light test
+      std::uint32_t(shadow_light(load(in), load(background))) |
+      std::uint32_t(shadow_light(load(in + dx), load(background + dx))) << 1 |
+      std::uint32_t(shadow_light(load(in + in_dy), load(background + dy))) << 2 |
+      std::uint32_t(shadow_light(load(in + in_dy + dx), load(background + dy + dx))) << 3;
   std::uint8_t deviation = std::uint8_t(load(f.model.deviation_in + at));
   const bool absorbed = c_max >= f.absorb_frames;
   const int mean_u = absorbed ? u : model_u, mean_v = absorbed ? v : model_v;  // 1
@@ -266,10 +276,10 @@ __global__ void __launch_bounds__(kThreads, 2)
   t.halo = (filters.halo() + 1) / 2 * 2;
   t.x0 = t.out_x0 - 32, t.y0 = t.out_y0 - t.halo, t.rows = kTileHeight + 2 * t.halo;
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kThreads / 32;
-  if (threadIdx.x == 0) {  // one thread's 64-bit divisions, not every warp's
+  if (warp == 0) {  // one warp's 64-bit divisions, not every warp's
     const std::uint64_t blocks = std::uint64_t(f.model.width) * std::uint64_t(f.model.height);
-    colour = turn == ChromaTurn::Step &&
-             has_colour(f.luma_model.status_in->chroma_u, f.luma_model.status_in->chroma_v, blocks);
+    const bool has = turn == ChromaTurn::Step && frame_has_colour(*f.luma_model.status_in, blocks);
+    if (lane == 0) colour = has;
   }
   // The luma mask's words, 0 outside the frame.
   const int luma_rows = t.rows + 2 * kChromaReach, luma_words_per_row = mask_words_per_row(f.width);
@@ -340,14 +350,19 @@ __global__ void __launch_bounds__(kThreads, 2)
       }
     }
   add_block_sums(sums_u, sums_v, block_u, block_v, f.luma_model.status_out);
-  // Step 5's texture test, where any pixel may be a shadow: each warp goes through its words and
-  // queues their pixels, and tests them 32 at a time.
+  // Step 5's texture test, where any pixel may be a shadow: each warp reads its words (every
+  // warps-th) 32 at once, a lane each, queues the pixels of those not 0 and tests them 32 at a time.
   if (__syncthreads_or(any_shadows)) {  // also: words and shadows are whole
     ShadowQueue queue{shadow_queues[warp]};
-    for (int i = warp; i < t.rows * kWordsPerRow; i += warps) {
-      if (shadows[i] == 0u) continue;  // the same in the warp
-      queue.push(shadows[i] >> lane & 1u, std::uint16_t(i << 5 | lane));
-      if (queue.count >= 32) queue.test(f, t, words);
+    const int all_words = t.rows * kWordsPerRow;
+    for (int first = warp; first < all_words; first += 32 * warps) {
+      const int mine = first + warps * lane;
+      const std::uint32_t word = mine < all_words ? shadows[mine] : 0u;
+      for (std::uint32_t left = __ballot_sync(0xffffffffu, word != 0u); left != 0u; left &= left - 1u) {
+        const int k = __ffs(left) - 1, i = first + warps * k;
+        queue.push(__shfl_sync(0xffffffffu, word, k) >> lane & 1u, std::uint16_t(i << 5 | lane));
+        if (queue.count >= 32) queue.test(f, t, words);
+      }
     }
     queue.test(f, t, words);
     __syncthreads();
