@@ -35,9 +35,7 @@ vg_status=0
 if command -v valgrind >/dev/null; then
   vg="valgrind -q --error-exitcode=1 --suppressions=/usr/share/glib-2.0/valgrind/glib.supp --suppressions=tests/reliability/valgrind.supp"
   export GST_REGISTRY_FORK=no GST_PLUGIN_PATH=$PWD/build/gst GST_REGISTRY=$PWD/build/test-registry.bin CCL_UNDER_VALGRIND=1
-  # RealRecording decodes with gst-libav, whose libavcodec loads libhwy: its start-up runs an
-  # instruction valgrind cannot (SIGILL on AVX-512 Xeons); the runs above cover that test.
-  $vg --leak-check=no build/tests/element/ccl-test-element --gtest_brief=1 --gtest_filter='-RealRecording.*' \
+  $vg --leak-check=no build/tests/element/ccl-test-element --gtest_brief=1 \
     > build/meson-logs/valgrind-element.log 2>&1 || vg_status=1
   CCL_LIFECYCLE_CYCLES=100 $vg --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
     build/tests/reliability/ccl-test-reliability --gtest_brief=1 --gtest_filter=-BadInput.Largest16384x16384 \
