@@ -30,7 +30,101 @@ struct OwnedSums {
   }
 };
 
-// Two blocks an SM (64 registers): the batched reads below measured faster than four blocks of
+// Which of a tile's words a pass computes, and for which pixels it writes the model.
+struct TileWords {
+  int halo;        // the filters' rows each side
+  int first_word;  // without filters nothing reads the halo words (a fifth of the tile): only the output's
+  int columns;     // words a row from first_word on
+  bool relearn;    // Adaptive: R > 0 this frame, with the previous frame's fit
+  LightFit fit;
+
+  // Only the block whose output covers a pixel updates its model.
+  __device__ bool owns(int row, int j) const {
+    return j >= 1 && j <= kForegroundTileWords && row >= halo && row < halo + kForegroundTileHeight;
+  }
+  __device__ int row_of_word(int i) const {  // constant divisors
+    return halo > 0 ? i / kWordsPerRow : i / kForegroundTileWords;
+  }
+  __device__ int row_of_quad(int q) const { return halo > 0 ? q / ((kWordsPerRow + 3) / 4) : q / (kForegroundTileWords / 4); }
+};
+
+// The tile's words where source.quad_reads(): a warp per four words of a row, each lane four
+// pixels, one 32-bit load and store a plane for four pixels. Lanes 8 w .. 8 w + 7 hold word w's
+// nibbles, or-ed into lane 8 w. Two quads' reads in flight: eight words', as the pixel path's four
+// words batch but with half the registers.
+__device__ void quad_words(const MaskSource& source, const BitTile& tile, const TileWords& tw, OwnedSums& owned) {
+  constexpr int kBatch = 2;
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kForegroundThreads / 32;
+  const int quads_per_row = (tw.columns + 3) / 4;
+  const int tile_quads = tile.rows * quads_per_row;
+  for (int first = warp; first < tile_quads; first += kBatch * warps) {
+    QuadInputs got[kBatch];
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      const int q = first + k * warps, row = tw.row_of_quad(q);
+      const int j = tw.first_word + 4 * (q - row * quads_per_row) + lane / 8;
+      const int x = tile.x0 + 32 * j + 4 * (lane % 8), y = tile.y0 + row;
+      if (q < tile_quads && j < tw.first_word + tw.columns && x >= 0 && y >= 0 && x < source.width && y < source.height)
+        got[k] = source.read_quad(x, y);
+    }
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      const int q = first + k * warps, row = tw.row_of_quad(q);
+      const int j = tw.first_word + 4 * (q - row * quads_per_row) + lane / 8;
+      if (q >= tile_quads) break;  // the same in the warp
+      const int x = tile.x0 + 32 * j + 4 * (lane % 8), y = tile.y0 + row;
+      const bool in_frame = j < tw.first_word + tw.columns && x >= 0 && y >= 0 && x < source.width && y < source.height;
+      const bool owner = tw.owns(row, j);
+      std::uint32_t bits = 0;
+      if (in_frame) {
+        const QuadOutcome o = source.quad(got[k], owner, tw.relearn, tw.fit,
+                                          [&](bool fg, unsigned in, unsigned m) { owned.add(fg, in, m); });
+        if (owner) source.write_quad(x, y, o);
+        bits = o.bits << (4 * (lane % 8));
+      }
+      bits |= __shfl_xor_sync(0xffffffffu, bits, 1);
+      bits |= __shfl_xor_sync(0xffffffffu, bits, 2);
+      bits |= __shfl_xor_sync(0xffffffffu, bits, 4);
+      if (lane % 8 == 0 && j < tw.first_word + tw.columns) tile.words[row * kWordsPerRow + j] = bits;
+    }
+  }
+}
+
+// The tile's words otherwise: a warp per word, each lane one pixel, the ballot is the word. kBatch
+// words' reads are issued before any is used, so their round trips to memory overlap.
+__device__ void pixel_words(const MaskSource& source, const BitTile& tile, const TileWords& tw, OwnedSums& owned) {
+  constexpr int kBatch = 4;
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kForegroundThreads / 32;
+  const bool adaptive = source.kind == MaskSourceKind::Adaptive;
+  const int tile_words = tile.rows * tw.columns;
+  for (int first = warp; first < tile_words; first += kBatch * warps) {
+    PixelInputs got[kBatch];
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      const int i = first + k * warps, row = tw.row_of_word(i), j = tw.first_word + i - row * tw.columns;
+      const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
+      if (i < tile_words && x >= 0 && y >= 0 && x < source.width && y < source.height) got[k] = source.read(x, y);
+    }
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      const int i = first + k * warps, row = tw.row_of_word(i), j = tw.first_word + i - row * tw.columns;
+      if (i >= tile_words) break;  // the same in the warp
+      const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
+      const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
+      const bool owner = tw.owns(row, j);
+      bool bit = false;
+      if (in_frame) {
+        const PixelOutcome p = source.pixel(x, y, owner, tw.relearn, tw.fit, got[k]);
+        bit = p.foreground;
+        if (adaptive && owner) owned.add(p.foreground, got[k].in, p.m);
+      }
+      const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
+      if (lane == 0) tile.words[row * kWordsPerRow + j] = word;
+    }
+  }
+}
+
+// Two blocks an SM (64 registers): the batched reads above measured faster than four blocks of
 // single reads (BENCHMARKS.md, 2026-11-27).
 __global__ void __launch_bounds__(kForegroundThreads, 2)
     foreground_tiles_kernel(MaskSource source, TileFilters filters, std::uint8_t* out, std::ptrdiff_t out_pitch,
@@ -44,7 +138,6 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
   const std::uint64_t pixels = std::uint64_t(source.width) * std::uint64_t(source.height);
   const int relearn_frames = source.relearn_frames(pixels);
   const bool relearn = relearn_frames > 0;
-  const LightFit fit = adaptive && relearn ? source.light_fit(pixels) : LightFit{};
   if (threadIdx.x == 0) {
     block_foreground = 0;
     if (adaptive && blockIdx.x == 0 && blockIdx.y == 0) *source.model.status_next = AdaptiveStatus{};
@@ -53,87 +146,14 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
   const int out_x0 = int(blockIdx.x) * kForegroundTileWidth, out_y0 = int(blockIdx.y) * kForegroundTileHeight;
   const BitTile tile{words,         scratch,      kWordsPerRow, kForegroundTileHeight + 2 * halo,
                      out_x0 - 32,   out_y0 - halo, source.width, source.height};
-  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kForegroundThreads / 32;
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  const TileWords tw{halo, halo > 0 ? 0 : 1, halo > 0 ? kWordsPerRow : kForegroundTileWords, relearn,
+                     adaptive && relearn ? source.light_fit(pixels) : LightFit{}};
   OwnedSums owned;
-  // Without filters nothing reads the halo words (a fifth of the tile): only the output's are computed.
-  const int first_word = halo > 0 ? 0 : 1, columns = halo > 0 ? kWordsPerRow : kForegroundTileWords;
-  auto owns = [&](int row, int j) {  // only the block whose output covers a pixel updates its model
-    return j >= 1 && j <= kForegroundTileWords && row >= halo && row < halo + kForegroundTileHeight;
-  };
-  if (source.quad_reads()) {
-    // A warp per four words of a row, each lane four pixels: one 32-bit load and store a plane for
-    // four pixels. Lanes 8 w .. 8 w + 7 hold word w's nibbles, or-ed into lane 8 w. Two quads'
-    // reads in flight: eight words', as the pixel path's four words batch but with half the registers.
-    constexpr int kBatch = 2;
-    const int quads_per_row = (columns + 3) / 4;
-    const int tile_quads = tile.rows * quads_per_row;
-    auto row_of = [&](int q) { return halo > 0 ? q / ((kWordsPerRow + 3) / 4) : q / (kForegroundTileWords / 4); };
-    for (int first = warp; first < tile_quads; first += kBatch * warps) {
-      QuadInputs got[kBatch];
-#pragma unroll
-      for (int k = 0; k < kBatch; ++k) {
-        const int q = first + k * warps, row = row_of(q), j = first_word + 4 * (q - row * quads_per_row) + lane / 8;
-        const int x = tile.x0 + 32 * j + 4 * (lane % 8), y = tile.y0 + row;
-        if (q < tile_quads && j < first_word + columns && x >= 0 && y >= 0 && x < source.width && y < source.height)
-          got[k] = source.read_quad(x, y);
-      }
-#pragma unroll
-      for (int k = 0; k < kBatch; ++k) {
-        const int q = first + k * warps, row = row_of(q), j = first_word + 4 * (q - row * quads_per_row) + lane / 8;
-        if (q >= tile_quads) break;  // the same in the warp
-        const int x = tile.x0 + 32 * j + 4 * (lane % 8), y = tile.y0 + row;
-        const bool in_frame =
-            j < first_word + columns && x >= 0 && y >= 0 && x < source.width && y < source.height;
-        const bool owner = owns(row, j);
-        std::uint32_t bits = 0;
-        if (in_frame) {
-          const QuadOutcome o = source.quad(got[k], owner, relearn, fit,
-                                            [&](bool fg, unsigned in, unsigned m) { owned.add(fg, in, m); });
-          if (owner) source.write_quad(x, y, o);
-          bits = o.bits << (4 * (lane % 8));
-        }
-        bits |= __shfl_xor_sync(0xffffffffu, bits, 1);
-        bits |= __shfl_xor_sync(0xffffffffu, bits, 2);
-        bits |= __shfl_xor_sync(0xffffffffu, bits, 4);
-        if (lane % 8 == 0 && j < first_word + columns) words[row * kWordsPerRow + j] = bits;
-      }
-    }
-  } else {
-    // A warp per word: each lane one pixel, the ballot is the word. kBatch words' reads are issued
-    // before any is used, so their round trips to memory overlap.
-    constexpr int kBatch = 4;
-    const int tile_words = tile.rows * columns;
-    auto row_of = [&](int i) { return halo > 0 ? i / kWordsPerRow : i / kForegroundTileWords; };  // constant divisors
-    for (int first = warp; first < tile_words; first += kBatch * warps) {
-      PixelInputs got[kBatch];
-#pragma unroll
-      for (int k = 0; k < kBatch; ++k) {
-        const int i = first + k * warps, row = row_of(i), j = first_word + i - row * columns;
-        const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
-        if (i < tile_words && x >= 0 && y >= 0 && x < source.width && y < source.height) got[k] = source.read(x, y);
-      }
-#pragma unroll
-      for (int k = 0; k < kBatch; ++k) {
-        const int i = first + k * warps, row = row_of(i), j = first_word + i - row * columns;
-        if (i >= tile_words) break;  // the same in the warp
-        const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
-        const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
-        const bool owner = owns(row, j);
-        bool bit = false;
-        if (adaptive) {
-          if (in_frame) {
-            const AdaptiveOutcome p = source.adaptive(x, y, owner, relearn, fit, got[k]);
-            bit = p.foreground;
-            if (owner) owned.add(p.foreground, p.in, p.m);
-          }
-        } else {
-          bit = in_frame && source.bit(x, y, owner, got[k]);
-        }
-        const std::uint32_t word = __ballot_sync(0xffffffffu, bit);
-        if (lane == 0) words[row * kWordsPerRow + j] = word;
-      }
-    }
-  }
+  if (source.quad_reads())
+    quad_words(source, tile, tw, owned);
+  else
+    pixel_words(source, tile, tw, owned);
   if (adaptive) owned.add_to(block_foreground, block_light, warp, lane);
   __syncthreads();
   if (adaptive && threadIdx.x == 0) {

@@ -20,10 +20,11 @@ struct AdaptiveStatus {
   LightSums chroma_u, chroma_v;
 };
 
-// What one Adaptive pixel gave: its mask bit, and its I with the M it wrote (for the light sums).
-struct AdaptiveOutcome {
-  bool foreground;
-  std::uint8_t in, m;
+// What one pixel gave, every kind: its mask bit and, where the kind keeps them (Motion: M, V;
+// Adaptive: M, V, C), the model's new bytes.
+struct PixelOutcome {
+  bool foreground = false;
+  std::uint8_t m = 0, v = 0, c = 0;
 };
 
 // The model's planes of one update: read the previous frame's, write this frame's (two copies,
@@ -89,28 +90,39 @@ struct MaskSource {
     return p;
   }
 
-  // The mask bit of in-frame pixel (x, y) from its inputs, for every kind but Adaptive; `owner`:
-  // this thread's block is the one that writes the pixel's model update (every pixel has exactly
-  // one owner, halo copies only read).
-  __device__ std::uint8_t bit(int x, int y, bool owner, const PixelInputs& got) const {
-    const std::uint8_t in = got.in;
-    if (kind == MaskSourceKind::Threshold) return in > threshold ? 1 : 0;
-    if (kind == MaskSourceKind::MaskPlane) return in != 0 ? 1 : 0;
-    const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
-    const SigmaDeltaPixel p = sigma_delta_step(in, got.m, got.v, motion_factor, model.first);
-    if (owner) {
-      model.m_out[i] = p.m;
-      model.v_out[i] = p.v;
-    }
-    return p.foreground ? 1 : 0;
-  }
-
   // Adaptive's update of one pixel from its inputs; `relearn`: R > 0 this frame, with the previous frame's `fit`.
   __device__ AdaptivePixel adaptive_pixel(bool relearn, const LightFit& fit, int in, int m, int v, int c) const {
     if (model.first) return {std::uint8_t(in), kMotionMinDeviation, 0, false};  // M = I, V = floor, C = 0, no foreground
     if (relearn) return {std::uint8_t(apply_light(fit, m)), std::uint8_t(v), 0, false};  // M follows the light, V kept
     return adaptive_step(in, m, v, c, motion_factor, model.absorb_frames,
                          model.frame_index % kForegroundUpdatePeriod == 0);
+  }
+
+  // The kind's rule for one in-frame pixel from its inputs (the one rule of both paths below);
+  // `relearn` and `fit` only matter to Adaptive.
+  __device__ PixelOutcome outcome(bool relearn, const LightFit& fit, int in, int m, int v, int c) const {
+    if (kind == MaskSourceKind::Threshold) return {in > threshold};
+    if (kind == MaskSourceKind::MaskPlane) return {in != 0};
+    if (kind == MaskSourceKind::Motion) {
+      const SigmaDeltaPixel p = sigma_delta_step(in, m, v, motion_factor, model.first);
+      return {p.foreground, p.m, p.v};
+    }
+    const AdaptivePixel p = adaptive_pixel(relearn, fit, in, m, v, c);
+    return {p.foreground, p.m, p.v, p.c};
+  }
+
+  // In-frame pixel (x, y) from its inputs; `owner`: this thread's block is the one that writes the
+  // pixel's model update (every pixel has exactly one owner, halo copies only read).
+  __device__ PixelOutcome pixel(int x, int y, bool owner, bool relearn, const LightFit& fit,
+                                const PixelInputs& got) const {
+    const PixelOutcome o = outcome(relearn, fit, got.in, got.m, got.v, got.c);
+    if (owner && (kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive)) {
+      const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
+      model.m_out[i] = o.m;
+      model.v_out[i] = o.v;
+      if (kind == MaskSourceKind::Adaptive) model.c_out[i] = o.c;
+    }
+    return o;
   }
 
   // Whether read_quad() and write_quad() may serve the whole frame: every plane the kind reads or
@@ -148,23 +160,12 @@ struct MaskSource {
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
       const int in = byte_at(got.in, k);
-      bool fg;
-      if (kind == MaskSourceKind::Threshold) {
-        fg = in > threshold;
-      } else if (kind == MaskSourceKind::MaskPlane) {
-        fg = in != 0;
-      } else if (kind == MaskSourceKind::Motion) {
-        const SigmaDeltaPixel p = sigma_delta_step(in, byte_at(got.m, k), byte_at(got.v, k), motion_factor, model.first);
-        out.m |= std::uint32_t(p.m) << (8 * k), out.v |= std::uint32_t(p.v) << (8 * k);
-        fg = p.foreground;
-      } else {
-        const AdaptivePixel p = adaptive_pixel(relearn, fit, in, byte_at(got.m, k), byte_at(got.v, k), byte_at(got.c, k));
+      const PixelOutcome p = outcome(relearn, fit, in, byte_at(got.m, k), byte_at(got.v, k), byte_at(got.c, k));
+      if (kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive)
         out.m |= std::uint32_t(p.m) << (8 * k), out.v |= std::uint32_t(p.v) << (8 * k),
             out.c |= std::uint32_t(p.c) << (8 * k);
-        fg = p.foreground;
-        if (owner) owned(fg, unsigned(in), unsigned(p.m));
-      }
-      out.bits |= std::uint32_t(fg) << k;
+      if (kind == MaskSourceKind::Adaptive && owner) owned(p.foreground, unsigned(in), unsigned(p.m));
+      out.bits |= std::uint32_t(p.foreground) << k;
     }
     return out;
   }
@@ -176,20 +177,6 @@ struct MaskSource {
     *reinterpret_cast<std::uint32_t*>(model.m_out + i) = q.m;
     *reinterpret_cast<std::uint32_t*>(model.v_out + i) = q.v;
     if (kind == MaskSourceKind::Adaptive) *reinterpret_cast<std::uint32_t*>(model.c_out + i) = q.c;
-  }
-
-  // Adaptive's pixel (x, y) from its inputs; `relearn`: R > 0 this frame, with the previous frame's `fit`.
-  __device__ AdaptiveOutcome adaptive(int x, int y, bool owner, bool relearn, const LightFit& fit,
-                                      const PixelInputs& got) const {
-    const int in = got.in;
-    const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
-    const AdaptivePixel p = adaptive_pixel(relearn, fit, in, got.m, got.v, got.c);
-    if (owner) {
-      model.m_out[i] = p.m;
-      model.v_out[i] = p.v;
-      model.c_out[i] = p.c;
-    }
-    return {p.foreground, std::uint8_t(in), p.m};
   }
 
   // Adaptive's R for this frame, from the previous frame's status (the same in every thread).
