@@ -45,7 +45,9 @@ struct TileWords {
   __device__ int row_of_word(int i) const {  // constant divisors
     return halo > 0 ? i / kWordsPerRow : i / kForegroundTileWords;
   }
-  __device__ int row_of_quad(int q) const { return halo > 0 ? q / ((kWordsPerRow + 3) / 4) : q / (kForegroundTileWords / 4); }
+  __device__ int row_of_quad(int q) const {
+    return halo > 0 ? q / ((kWordsPerRow + 3) / 4) : q / (kForegroundTileWords / 4);
+  }
 };
 
 // The tile's words where source.quad_reads(): a warp per four words of a row, each lane four
