@@ -115,15 +115,15 @@ CCL_FOREGROUND_HOST_DEVICE inline LightFit fit_light(const LightSums& s, std::ui
   return fit;
 }
 
-// Whether a frame's chroma background has colour to tell a shadow by: the variances of U_M and V_M
-// (from the frame's sums, Q8 as in fit_light) add up to more than 1 level^2. An IR camera's night
-// picture is grey: there a shadow test would take dark objects.
-// From the four Q8 means (U_M's, U_M^2's, V_M's, V_M^2's), where they are computed apart.
+// has_colour from the four Q8 means (U_M's, U_M^2's, V_M's, V_M^2's), where they are computed apart.
 CCL_FOREGROUND_HOST_DEVICE inline bool has_colour_of_means(std::int64_t u_m, std::int64_t u_mm, std::int64_t v_m,
                                                            std::int64_t v_mm) {
   return q8_variance(u_m, u_mm) + q8_variance(v_m, v_mm) > 256;
 }
 
+// Whether a frame's chroma background has colour to tell a shadow by: the variances of U_M and V_M
+// (from the frame's sums, Q8 as in fit_light) add up to more than 1 level^2. An IR camera's night
+// picture is grey: there a shadow test would take dark objects.
 CCL_FOREGROUND_HOST_DEVICE inline bool has_colour(const LightSums& u, const LightSums& v, std::uint64_t blocks) {
   return blocks != 0 && has_colour_of_means(q8_mean(u.m, blocks), q8_mean(u.mm, blocks), q8_mean(v.m, blocks),
                                             q8_mean(v.mm, blocks));
