@@ -164,9 +164,8 @@ TEST(ChromaForeground, RandomColourAgrees) {
     }
 }
 
-// The colour pass runs the filters that fit its halo (kChromaMaxFilterHalo, rounded up to whole
-// blocks) and leaves the rest to passes of their own: halos from 1 to 30, odd and even, fitting,
-// split between the passes, and none fitting.
+// The filters run after the colour pass and the texture test, as the foreground stage's passes:
+// halos from 1 to 30, odd and even, in one pass or split between two.
 TEST(ChromaForeground, EveryFilterHaloAgrees) {
   struct Radii {
     int open, close, shrink;

@@ -1,9 +1,9 @@
 // Options::chroma on the device (ccl/foreground.hpp, steps 1-6): one tile kernel after Adaptive's
-// luma tile pass (which then runs without filters), a thread per 2x2 block: start or relearn, or
-// absorb (with C as the previous frame left it), changed blocks, gap fill, shadows and learning;
-// then the filters that fit its halo, on the same tile, and the mask written once. Thread blocks
-// recompute their neighbours' blocks in the halo, so the chroma model is read from one copy and
-// written to the other, as the luma's M and V.
+// luma tile pass, a thread per 2x2 block: start or relearn, or absorb (with C as the previous frame
+// left it), changed blocks, gap fill, the shadows' colour and light tests, and learning; the mask is
+// written once as a bit plane, and the pixels left for step 5's texture test (shadow_texture.cuh)
+// as another. The filters run after, as a pass of the foreground stage that reads the bits. Each block's model is read
+// from one copy and written to the other, as the luma's M and V.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -20,8 +20,8 @@ namespace ccl::cuda {
 // The chroma model, one byte per 2x2 block each, `width` blocks a row (the pitch) by `height`:
 // the previous frame's (read) and this frame's (written, by the block's owner only).
 struct ChromaModelPlanes {
-  const std::uint8_t* u_in = nullptr;  // U_M
-  const std::uint8_t* v_in = nullptr;  // V_M
+  const std::uint8_t* u_in = nullptr;          // U_M
+  const std::uint8_t* v_in = nullptr;          // V_M
   const std::uint8_t* deviation_in = nullptr;  // V_c
   std::uint8_t* u = nullptr;
   std::uint8_t* v = nullptr;
@@ -32,25 +32,20 @@ struct ChromaModelPlanes {
 
 // What the chroma kernel reads and writes of one frame.
 struct ChromaFrame {
-  ChromaView chroma;          // the frame's U and V, device memory
-  const std::uint8_t* luma;   // plane 0, device memory
+  ChromaView chroma;         // the frame's U and V, device memory
+  const std::uint8_t* luma;  // plane 0, device memory
   std::ptrdiff_t luma_stride;
-  int width, height;          // pixels
+  int width, height;  // pixels
   int absorb_frames;
   ChromaModelPlanes model;
   SigmaDeltaPlanes luma_model;  // the luma update's: C before it (absorb), M after it, the statuses
 };
 
-// The largest filter halo the colour pass takes: its tile's halo, rounded up to whole blocks, plus
-// the gaps' reach stays within the one halo word each side.
-constexpr int kChromaMaxFilterHalo = 32 - kChromaReach - 1;
-
 // After the luma tile pass, on its stream: `luma_mask` (its bit plane, mask_words_per_row words a
-// row) with colour's gaps filled and shadows cleared, then `filters`, into `out` (0/1 bytes,
-// `pitch` a row); the model learns and adds its sums to the frame's status. Throws
-// Error(InvalidArgument) when filters.halo() > kChromaMaxFilterHalo, Error(DeviceFailure) when the
-// launch fails.
-void queue_chroma_pass(const ChromaFrame& frame, const TileFilters& filters, const std::uint32_t* luma_mask,
-                       std::uint8_t* out, std::ptrdiff_t pitch, cudaStream_t stream);
+// row) with colour's gaps filled into `out`, and the pixels of it that passed the shadows' colour
+// and light tests into `candidates` (bit planes as luma_mask); the model learns and adds its sums
+// to the frame's status. Throws Error(DeviceFailure) when the launch fails.
+void queue_chroma_pass(const ChromaFrame& frame, const std::uint32_t* luma_mask, std::uint32_t* candidates,
+                       std::uint32_t* out, cudaStream_t stream);
 
 }  // namespace ccl::cuda

@@ -3,6 +3,7 @@
 #include "foreground/chroma_pass.cuh"
 #include "foreground/cuda_background_model.cuh"
 #include "foreground/foreground_tiles.cuh"
+#include "foreground/shadow_texture.cuh"
 
 namespace ccl::cuda {
 namespace {
@@ -10,6 +11,18 @@ namespace {
 // A pass's source: the 0/1 plane an earlier pass wrote.
 MaskSource mask_plane(const std::uint8_t* plane, std::ptrdiff_t pitch, const ImageView& image) {
   return MaskSource{MaskSourceKind::MaskPlane, plane, pitch, image.width, image.height, 0, 0, SigmaDeltaPlanes{}};
+}
+
+// ... or the bit plane (mask_words_per_row words a row).
+MaskSource bit_plane(const std::uint32_t* plane, const ImageView& image) {
+  return MaskSource{MaskSourceKind::BitPlane,
+                    reinterpret_cast<const std::uint8_t*>(plane),
+                    std::ptrdiff_t(sizeof(std::uint32_t)) * mask_words_per_row(image.width),
+                    image.width,
+                    image.height,
+                    0,
+                    0,
+                    SigmaDeltaPlanes{}};
 }
 
 }  // namespace
@@ -22,14 +35,8 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
   const MaskSourceKind kind = options.foreground == Foreground::Adaptive ? MaskSourceKind::Adaptive
                               : motion                                   ? MaskSourceKind::Motion
                                                                          : MaskSourceKind::Threshold;
-  MaskSource source{kind,
-                    image.data,
-                    image.stride,
-                    image.width,
-                    image.height,
-                    options.threshold,
-                    options.motion_factor,
-                    SigmaDeltaPlanes{}};
+  MaskSource source{kind,         image.data,        image.stride,          image.width,
+                    image.height, options.threshold, options.motion_factor, SigmaDeltaPlanes{}};
   std::uint8_t* planes_in_turn[2] = {planes.mask, planes.spare};
   std::uint8_t* out = planes.mask;
   // As many filters per pass as the tile's halo holds, in order; passes alternate between the planes.
@@ -50,21 +57,30 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
   if (kind == MaskSourceKind::Adaptive) {
     const bool chroma = options.chroma && image.chroma.present();
     const ChromaModelPlanes chroma_model = model->chroma_update(chroma);
-    if (chroma) {  // luma alone into the mask plane as bits; colour, shadows and the filters that fit into the spare
-      const ChromaFrame frame{image.chroma, image.data,           image.stride, image.width,
-                              image.height, options.absorb_frames, chroma_model, source.model};
-      auto* luma_bits = reinterpret_cast<std::uint32_t*>(planes.mask);  // 4 ceil(w / 32) <= pitch bytes a row
+    if (chroma) {  // bit planes in the mask plane: luma alone, colour, the shadows' texture test; then the filters
+      const ChromaFrame frame{image.chroma,          image.data,   image.stride, image.width, image.height,
+                              options.absorb_frames, chroma_model, source.model};
+      // Three bit planes of 4 ceil(w / 32) bytes a row fit in the mask plane's pitch bytes a row.
+      const std::ptrdiff_t bit_plane_words = std::ptrdiff_t(mask_words_per_row(image.width)) * image.height;
+      auto* luma_bits = reinterpret_cast<std::uint32_t*>(planes.mask);
+      std::uint32_t* candidates = luma_bits + bit_plane_words;
+      std::uint32_t* colour_bits = candidates + bit_plane_words;
       queue_foreground_tile_bits(source, luma_bits, stream);
       model->end_update(stream);  // the next frame's luma pass may run beside this colour pass
       model->begin_colour(stream);
-      queue_chroma_pass(frame, take_filters(kChromaMaxFilterHalo), luma_bits, planes.spare, pitch, stream);
+      queue_chroma_pass(frame, luma_bits, candidates, colour_bits, stream);
+      queue_shadow_texture(frame, candidates, colour_bits, stream);
       model->end_colour(stream);
-      out = planes.spare;
-      source = mask_plane(out, pitch, image);
-      pass = 2;
+      source = bit_plane(colour_bits, image);
+      pass = 1;  // into the spare
     }
   }
-  while (pass == 0 || next < 3) {
+  const auto filters_left = [&] {  // zero radii need no pass
+    for (int k = next; k < 3; ++k)
+      if (radii[k] != 0) return true;
+    return false;
+  };
+  for (bool written = false; !written || filters_left(); written = true) {  // at least one pass writes the bytes
     const TileFilters filters = take_filters(kForegroundMaxHalo);
     out = planes_in_turn[pass % 2];
     queue_foreground_tiles(source, filters, out, pitch, stream);

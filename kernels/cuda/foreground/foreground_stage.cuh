@@ -1,7 +1,9 @@
 // The foreground stage on the device: plane 0 -> the 0/1 mask plane the labellers read, through
 // the threshold or a background model, then opening, closing and shrinking (ccl/foreground.hpp).
 // One tile pass while the filters' halo fits the tile buffer (2 (open + close) + shrink <= 30), else
-// more, each taking the next filters that fit, alternating between the mask and spare planes.
+// more, each taking the next filters that fit, alternating between the mask and spare planes. With
+// chroma=true the luma pass, the colour pass and the texture test work on bit planes (kept in the
+// mask plane) and a tile pass reading the bits runs the filters.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -32,11 +32,14 @@ struct OwnedSums {
 
 // Which of a tile's words a pass computes, and for which pixels it writes the model.
 struct TileWords {
-  int halo;        // the filters' rows each side
-  int first_word;  // without filters nothing reads the halo words (a fifth of the tile): only the output's
-  int columns;     // words a row from first_word on
-  bool relearn;    // Adaptive: R > 0 this frame, with the previous frame's fit
+  int halo;      // the filters' rows each side
+  bool relearn;  // Adaptive: R > 0 this frame, with the previous frame's fit
   LightFit fit;
+
+  // Without filters nothing reads the halo words (a fifth of the tile): only the output's.
+  __device__ int first_word() const { return halo > 0 ? 0 : 1; }
+  __device__ int columns() const { return halo > 0 ? kWordsPerRow : kForegroundTileWords; }  // from first_word() on
+  __device__ int end_word() const { return first_word() + columns(); }
 
   // Only the block whose output covers a pixel updates its model.
   __device__ bool owns(int row, int j) const {
@@ -57,25 +60,25 @@ struct TileWords {
 __device__ void quad_words(const MaskSource& source, const BitTile& tile, const TileWords& tw, OwnedSums& owned) {
   constexpr int kBatch = 2;
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kForegroundThreads / 32;
-  const int quads_per_row = (tw.columns + 3) / 4;
+  const int quads_per_row = (tw.columns() + 3) / 4;
   const int tile_quads = tile.rows * quads_per_row;
   for (int first = warp; first < tile_quads; first += kBatch * warps) {
     QuadInputs got[kBatch];
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
       const int q = first + k * warps, row = tw.row_of_quad(q);
-      const int j = tw.first_word + 4 * (q - row * quads_per_row) + lane / 8;
+      const int j = tw.first_word() + 4 * (q - row * quads_per_row) + lane / 8;
       const int x = tile.x0 + 32 * j + 4 * (lane % 8), y = tile.y0 + row;
-      if (q < tile_quads && j < tw.first_word + tw.columns && x >= 0 && y >= 0 && x < source.width && y < source.height)
+      if (q < tile_quads && j < tw.end_word() && x >= 0 && y >= 0 && x < source.width && y < source.height)
         got[k] = source.read_quad(x, y);
     }
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
       const int q = first + k * warps, row = tw.row_of_quad(q);
-      const int j = tw.first_word + 4 * (q - row * quads_per_row) + lane / 8;
+      const int j = tw.first_word() + 4 * (q - row * quads_per_row) + lane / 8;
       if (q >= tile_quads) break;  // the same in the warp
       const int x = tile.x0 + 32 * j + 4 * (lane % 8), y = tile.y0 + row;
-      const bool in_frame = j < tw.first_word + tw.columns && x >= 0 && y >= 0 && x < source.width && y < source.height;
+      const bool in_frame = j < tw.end_word() && x >= 0 && y >= 0 && x < source.width && y < source.height;
       const bool owner = tw.owns(row, j);
       std::uint32_t bits = 0;
       if (in_frame) {
@@ -87,7 +90,7 @@ __device__ void quad_words(const MaskSource& source, const BitTile& tile, const 
       bits |= __shfl_xor_sync(0xffffffffu, bits, 1);
       bits |= __shfl_xor_sync(0xffffffffu, bits, 2);
       bits |= __shfl_xor_sync(0xffffffffu, bits, 4);
-      if (lane % 8 == 0 && j < tw.first_word + tw.columns) tile.words[row * kWordsPerRow + j] = bits;
+      if (lane % 8 == 0 && j < tw.end_word()) tile.words[row * kWordsPerRow + j] = bits;
     }
   }
 }
@@ -98,18 +101,18 @@ __device__ void pixel_words(const MaskSource& source, const BitTile& tile, const
   constexpr int kBatch = 4;
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, warps = kForegroundThreads / 32;
   const bool adaptive = source.kind == MaskSourceKind::Adaptive;
-  const int tile_words = tile.rows * tw.columns;
+  const int tile_words = tile.rows * tw.columns();
   for (int first = warp; first < tile_words; first += kBatch * warps) {
     PixelInputs got[kBatch];
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
-      const int i = first + k * warps, row = tw.row_of_word(i), j = tw.first_word + i - row * tw.columns;
+      const int i = first + k * warps, row = tw.row_of_word(i), j = tw.first_word() + i - row * tw.columns();
       const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
       if (i < tile_words && x >= 0 && y >= 0 && x < source.width && y < source.height) got[k] = source.read(x, y);
     }
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
-      const int i = first + k * warps, row = tw.row_of_word(i), j = tw.first_word + i - row * tw.columns;
+      const int i = first + k * warps, row = tw.row_of_word(i), j = tw.first_word() + i - row * tw.columns();
       if (i >= tile_words) break;  // the same in the warp
       const int x = tile.x0 + 32 * j + lane, y = tile.y0 + row;
       const bool in_frame = x >= 0 && y >= 0 && x < source.width && y < source.height;
@@ -126,6 +129,17 @@ __device__ void pixel_words(const MaskSource& source, const BitTile& tile, const
   }
 }
 
+// The tile's words from a BitPlane source, a thread per word (0 outside the frame; the source's
+// pixels beyond the width are 0).
+__device__ void plane_words(const MaskSource& source, const BitTile& tile) {
+  const int words_per_row = mask_words_per_row(source.width);
+  for (int i = int(threadIdx.x); i < tile.rows * kWordsPerRow; i += kForegroundThreads) {
+    const int row = i / kWordsPerRow, w = tile.x0 / 32 + i - row * kWordsPerRow, y = tile.y0 + row;
+    const auto* plane_row = reinterpret_cast<const std::uint32_t*>(source.data + std::ptrdiff_t(y) * source.stride);
+    tile.words[i] = w >= 0 && w < words_per_row && y >= 0 && y < source.height ? __ldg(plane_row + w) : 0u;
+  }
+}
+
 // Two blocks an SM (64 registers): the batched reads above measured faster than four blocks of
 // single reads (BENCHMARKS.md, 2026-11-27).
 __global__ void __launch_bounds__(kForegroundThreads, 2)
@@ -133,7 +147,7 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
                             std::uint32_t* out_bits, int out_words_per_row) {
   __shared__ std::uint32_t words[kMaxRows * kWordsPerRow];
   __shared__ std::uint32_t scratch[kMaxRows * kWordsPerRow];
-  __shared__ unsigned int block_foreground;  // Adaptive: this block's owned foreground pixels
+  __shared__ unsigned int block_foreground;                   // Adaptive: this block's owned foreground pixels
   __shared__ WarpSlots<kForegroundThreads / 32> block_light;  // Adaptive: ... and their light sums
   const int halo = filters.halo();
   const bool adaptive = source.kind == MaskSourceKind::Adaptive;
@@ -146,13 +160,14 @@ __global__ void __launch_bounds__(kForegroundThreads, 2)
   }
   __syncthreads();
   const int out_x0 = int(blockIdx.x) * kForegroundTileWidth, out_y0 = int(blockIdx.y) * kForegroundTileHeight;
-  const BitTile tile{words,         scratch,      kWordsPerRow, kForegroundTileHeight + 2 * halo,
-                     out_x0 - 32,   out_y0 - halo, source.width, source.height};
+  const BitTile tile{words,       scratch,       kWordsPerRow, kForegroundTileHeight + 2 * halo,
+                     out_x0 - 32, out_y0 - halo, source.width, source.height};
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
-  const TileWords tw{halo, halo > 0 ? 0 : 1, halo > 0 ? kWordsPerRow : kForegroundTileWords, relearn,
-                     adaptive && relearn ? source.light_fit(pixels) : LightFit{}};
+  const TileWords tw{halo, relearn, adaptive && relearn ? source.light_fit(pixels) : LightFit{}};
   OwnedSums owned;
-  if (source.quad_reads())
+  if (source.kind == MaskSourceKind::BitPlane)
+    plane_words(source, tile);
+  else if (source.quad_reads())
     quad_words(source, tile, tw, owned);
   else
     pixel_words(source, tile, tw, owned);
@@ -183,13 +198,13 @@ void queue_foreground_tiles(const MaskSource& source, const TileFilters& filters
   if (!filters.fits(kForegroundMaxHalo))
     throw Error(Error::Kind::InvalidArgument, "foreground tile halo larger than its buffer");
   foreground_tiles_kernel<<<tile_grid(source), kForegroundThreads, 0, stream>>>(source, filters, out, out_pitch,
-                                                                               nullptr, 0);
+                                                                                nullptr, 0);
   check_launch("foreground_tiles_kernel");
 }
 
 void queue_foreground_tile_bits(const MaskSource& source, std::uint32_t* out, cudaStream_t stream) {
   foreground_tiles_kernel<<<tile_grid(source), kForegroundThreads, 0, stream>>>(source, TileFilters{}, nullptr, 0, out,
-                                                                               mask_words_per_row(source.width));
+                                                                                mask_words_per_row(source.width));
   check_launch("foreground_tiles_kernel");
 }
 

@@ -9,7 +9,8 @@
 
 namespace ccl::cuda {
 
-enum class MaskSourceKind : std::uint8_t { Threshold, Motion, Adaptive, MaskPlane };
+// MaskPlane: an earlier pass's 0/1 bytes; BitPlane: its words (mask_words_per_row words a row, `stride` bytes).
+enum class MaskSourceKind : std::uint8_t { Threshold, Motion, Adaptive, MaskPlane, BitPlane };
 
 // Adaptive's per-stream state of one frame in device memory: F, R and the light sums, and with
 // Options::chroma the chroma model's (U_M, U) and (V_M, V) sums (foreground/chroma_pass.cuh).
@@ -76,12 +77,15 @@ struct MaskSource {
   int motion_factor;       // Motion
   SigmaDeltaPlanes model;  // Motion
 
+  // Motion and Adaptive keep a model (M and V; Adaptive also C): they read and write its planes.
+  __device__ bool keeps_model() const { return kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive; }
+
   // In-frame pixel (x, y)'s inputs, through the read-only cache (no thread of the pass writes
   // them), so that a warp can have several words' reads in flight before it uses any.
   __device__ PixelInputs read(int x, int y) const {
     PixelInputs p;
     p.in = __ldg(data + std::ptrdiff_t(y) * stride + x);
-    if ((kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive) && !model.first) {
+    if (keeps_model() && !model.first) {
       const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
       p.m = __ldg(model.m_in + i);
       p.v = __ldg(model.v_in + i);
@@ -92,7 +96,8 @@ struct MaskSource {
 
   // Adaptive's update of one pixel from its inputs; `relearn`: R > 0 this frame, with the previous frame's `fit`.
   __device__ AdaptivePixel adaptive_pixel(bool relearn, const LightFit& fit, int in, int m, int v, int c) const {
-    if (model.first) return {std::uint8_t(in), kMotionMinDeviation, 0, false};  // M = I, V = floor, C = 0, no foreground
+    if (model.first)
+      return {std::uint8_t(in), kMotionMinDeviation, 0, false};  // M = I, V = floor, C = 0, no foreground
     if (relearn) return {std::uint8_t(apply_light(fit, m)), std::uint8_t(v), 0, false};  // M follows the light, V kept
     return adaptive_step(in, m, v, c, motion_factor, model.absorb_frames,
                          model.frame_index % kForegroundUpdatePeriod == 0);
@@ -116,7 +121,7 @@ struct MaskSource {
   __device__ PixelOutcome pixel(int x, int y, bool owner, bool relearn, const LightFit& fit,
                                 const PixelInputs& got) const {
     const PixelOutcome o = outcome(relearn, fit, got.in, got.m, got.v, got.c);
-    if (owner && (kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive)) {
+    if (owner && keeps_model()) {
       const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
       model.m_out[i] = o.m;
       model.v_out[i] = o.v;
@@ -130,7 +135,7 @@ struct MaskSource {
   // it). The same in every thread.
   __device__ bool quad_reads() const {
     std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(data) | std::uintptr_t(stride) | std::uintptr_t(width);
-    if (kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive)
+    if (keeps_model())
       bits |= reinterpret_cast<std::uintptr_t>(model.m_in) | reinterpret_cast<std::uintptr_t>(model.v_in) |
               reinterpret_cast<std::uintptr_t>(model.m_out) | reinterpret_cast<std::uintptr_t>(model.v_out) |
               std::uintptr_t(model.pitch);
@@ -143,7 +148,7 @@ struct MaskSource {
   __device__ QuadInputs read_quad(int x, int y) const {
     QuadInputs q;
     q.in = __ldg(reinterpret_cast<const std::uint32_t*>(data + std::ptrdiff_t(y) * stride + x));
-    if ((kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive) && !model.first) {
+    if (keeps_model() && !model.first) {
       const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
       q.m = __ldg(reinterpret_cast<const std::uint32_t*>(model.m_in + i));
       q.v = __ldg(reinterpret_cast<const std::uint32_t*>(model.v_in + i));
@@ -155,13 +160,14 @@ struct MaskSource {
   // Their mask bits and model updates, every kind; Adaptive's owned pixels add to `owned` (a
   // callable taking foreground, I and the new M).
   template <typename Owned>
-  __device__ QuadOutcome quad(const QuadInputs& got, bool owner, bool relearn, const LightFit& fit, Owned&& owned) const {
+  __device__ QuadOutcome quad(const QuadInputs& got, bool owner, bool relearn, const LightFit& fit,
+                              Owned&& owned) const {
     QuadOutcome out;
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
       const int in = byte_at(got.in, k);
       const PixelOutcome p = outcome(relearn, fit, in, byte_at(got.m, k), byte_at(got.v, k), byte_at(got.c, k));
-      if (kind == MaskSourceKind::Motion || kind == MaskSourceKind::Adaptive)
+      if (keeps_model())
         out.m |= std::uint32_t(p.m) << (8 * k), out.v |= std::uint32_t(p.v) << (8 * k),
             out.c |= std::uint32_t(p.c) << (8 * k);
       if (kind == MaskSourceKind::Adaptive && owner) owned(p.foreground, unsigned(in), unsigned(p.m));
@@ -172,7 +178,7 @@ struct MaskSource {
 
   // Writes an owned quad's model update (x a multiple of 4).
   __device__ void write_quad(int x, int y, const QuadOutcome& q) const {
-    if (kind != MaskSourceKind::Motion && kind != MaskSourceKind::Adaptive) return;
+    if (!keeps_model()) return;
     const std::ptrdiff_t i = std::ptrdiff_t(y) * model.pitch + x;
     *reinterpret_cast<std::uint32_t*>(model.m_out + i) = q.m;
     *reinterpret_cast<std::uint32_t*>(model.v_out + i) = q.v;

@@ -54,10 +54,11 @@ __device__ void write_tile_bytes(const BitTile& tile, int halo, int out_x0, int 
 
 // The same tile as 32-pixel words of a bit plane (bit i of word w of row y is pixel 32 w + i;
 // out_words_per_row words a row), pixels outside the frame 0: a thread per word.
-__device__ inline void write_tile_words(const BitTile& tile, int halo, int out_x0, int out_y0, std::uint32_t* out,
-                                        int out_words_per_row) {
-  for (int i = int(threadIdx.x); i < kForegroundTileHeight * kForegroundTileWords; i += int(blockDim.x)) {
-    const int r = i / kForegroundTileWords, j = i - r * kForegroundTileWords;
+template <int kTileWords = kForegroundTileWords, int kTileHeight = kForegroundTileHeight>
+__device__ void write_tile_words(const BitTile& tile, int halo, int out_x0, int out_y0, std::uint32_t* out,
+                                 int out_words_per_row) {
+  for (int i = int(threadIdx.x); i < kTileHeight * kTileWords; i += int(blockDim.x)) {
+    const int r = i / kTileWords, j = i - r * kTileWords;
     const int w = out_x0 / 32 + j, y = out_y0 + r;
     if (w < out_words_per_row && y < tile.frame_height)
       out[std::ptrdiff_t(y) * out_words_per_row + w] =
