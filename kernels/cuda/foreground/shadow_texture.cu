@@ -86,11 +86,11 @@ struct CandidateQueue {
     count += __popc(who);
     __syncwarp();
   }
-  // Runs `test` on up to 32 queued entries, a lane each, and keeps the rest queued.
+  // Runs `test_entry` on up to 32 queued entries, a lane each, and keeps the rest queued.
   template <typename Test>
-  __device__ void test(Test&& test) {
+  __device__ void test(Test&& test_entry) {
     const int lane = int(threadIdx.x) % 32, tested = count < 32 ? count : 32;
-    if (lane < tested) test(entries[lane]);
+    if (lane < tested) test_entry(entries[lane]);
     __syncwarp();
     const std::uint16_t rest = lane + 32 < count ? entries[lane + 32] : std::uint16_t(0);
     __syncwarp();
@@ -112,16 +112,16 @@ __global__ void __launch_bounds__(kThreads)
   const int mine = warp + stride * lane;
   const std::uint32_t word = warp < stride && mine < words ? candidates[mine] : 0u;
   CandidateQueue queue{queues[warp_in_block]};
-  const auto test = [&](std::uint16_t entry) {
+  const auto test_entry = [&](std::uint16_t entry) {
     const int i = warp + stride * (entry >> 5), y = i / words_per_row, x = 32 * (i - y * words_per_row) + (entry & 31);
     if (textured_as_shadow(f, x, y)) atomicAnd(&mask[i], ~(1u << (entry & 31)));  // lanes may share a word
   };
   for (std::uint32_t left = __ballot_sync(0xffffffffu, word != 0u); left != 0u; left &= left - 1u) {
     const int k = __ffs(left) - 1;
     queue.push(__shfl_sync(0xffffffffu, word, k) >> lane & 1u, std::uint16_t(k << 5 | lane));
-    if (queue.count >= 32) queue.test(test);
+    if (queue.count >= 32) queue.test(test_entry);
   }
-  queue.test(test);
+  queue.test(test_entry);
 }
 
 }  // namespace
