@@ -164,13 +164,15 @@ TEST(ChromaForeground, RandomColourAgrees) {
     }
 }
 
-// The filters run after the colour pass and the texture test, as the foreground stage's passes:
-// halos from 1 to 30, odd and even, in one pass or split between two.
+// The filters run after the colour pass and the texture test, as the foreground stage's passes
+// (the first reads the colour pass's bits): halos from 1 to 30, odd and even, in one pass, and
+// beyond 30 in two or three (the second writes over the bit planes' plane).
 TEST(ChromaForeground, EveryFilterHaloAgrees) {
   struct Radii {
     int open, close, shrink;
   };
-  const Radii radii[] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 1}, {2, 3, 1}, {3, 5, 9}, {5, 8, 0}, {0, 13, 0}, {15, 0, 0}, {4, 9, 3}};
+  const Radii radii[] = {{0, 0, 1},  {1, 0, 0},  {0, 1, 1}, {2, 3, 1},  {3, 5, 9},   {5, 8, 0},
+                         {0, 13, 0}, {15, 0, 0}, {4, 9, 3}, {10, 8, 0}, {15, 15, 15}};
   const int n = gpu_test::quick() ? 12 : 25;
   for (const Radii r : radii) {
     ccl::Options o = colour_options(6, false);

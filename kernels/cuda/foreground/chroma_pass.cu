@@ -48,7 +48,8 @@ struct ColourTile {
 
 // Step 4's G for word j of luma row r: on the mask, or mask within kChromaReach on both sides along
 // the row or the column. Bits outside the frame are 0 in `luma` (the CPU's scans stop at the edge:
-// the same gaps); words beyond the buffer count as 0, which only the halo word's far pixels see.
+// the same gaps); words beyond the buffer would count as 0 (j is an output word: its neighbours
+// are in the buffer).
 __device__ std::uint32_t gap_word(const std::uint32_t* luma, int r, int j) {
   auto word = [&](int row, int col) { return col < 0 || col >= kWordsPerRow ? 0u : luma[row * kWordsPerRow + col]; };
   const std::uint32_t m = word(r, j), left = word(r, j - 1), right = word(r, j + 1);
@@ -169,7 +170,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   __shared__ std::uint32_t words[kTileHeight * kWordsPerRow];  // the mask after colour
   __shared__ std::uint32_t gaps[kTileHeight * kWordsPerRow];   // step 4's G
   __shared__ WarpSlots<kThreads / 32> block_u, block_v;
-  __shared__ bool colour;                  // the frame's picture has colour: the shadow tests run
+  __shared__ bool colour;                  // the frame's picture has colour: shadow candidates are marked
   wait_for_previous_kernel();              // the luma pass's mask and status
   const ChromaTurn turn = chroma_turn(f);  // the same in the whole grid
   ColourTile t;
@@ -222,7 +223,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         candidates[std::ptrdiff_t(y) * luma_words_per_row + w] = word & tile.in_frame_columns(j_k);
     }
   }
-  add_block_sums(sums_u, sums_v, block_u, block_v, f.luma_model.status_out);  // also: words are whole
+  add_block_sums(sums_u, sums_v, block_u, block_v, f.luma_model.status_out);  // its barrier: words are whole
   write_tile_words<kTileWords, kTileHeight>(tile, 0, t.out_x0, t.out_y0, out, luma_words_per_row);
 }
 

@@ -18,7 +18,7 @@
 namespace ccl::cuda {
 
 // The chroma model, one byte per 2x2 block each, `width` blocks a row (the pitch) by `height`:
-// the previous frame's (read) and this frame's (written, by the block's owner only).
+// the previous frame's (read) and this frame's (written).
 struct ChromaModelPlanes {
   const std::uint8_t* u_in = nullptr;          // U_M
   const std::uint8_t* v_in = nullptr;          // V_M

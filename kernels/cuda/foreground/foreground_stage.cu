@@ -60,7 +60,8 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
     if (chroma) {  // bit planes in the mask plane: luma alone, colour, the shadows' texture test; then the filters
       const ChromaFrame frame{image.chroma,          image.data,   image.stride, image.width, image.height,
                               options.absorb_frames, chroma_model, source.model};
-      // Three bit planes of 4 ceil(w / 32) bytes a row fit in the mask plane's pitch bytes a row.
+      // Three bit planes of 4 ceil(w / 32) bytes a row fit in the mask plane's pitch bytes a row:
+      // 12 ceil(w / 32) <= mask_pitch(w) (12 <= 16 for w <= 32, 12 k <= 32 k - 31 <= w beyond).
       const std::ptrdiff_t bit_plane_words = std::ptrdiff_t(mask_words_per_row(image.width)) * image.height;
       auto* luma_bits = reinterpret_cast<std::uint32_t*>(planes.mask);
       std::uint32_t* candidates = luma_bits + bit_plane_words;
@@ -69,18 +70,20 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
       model->end_update(stream);  // the next frame's luma pass may run beside this colour pass
       model->begin_colour(stream);
       queue_chroma_pass(frame, luma_bits, candidates, colour_bits, stream);
-      queue_shadow_texture(frame, candidates, colour_bits, stream);
+      queue_shadow_texture(frame, candidates, colour_bits, stream);  // reads M: before end_colour
       model->end_colour(stream);
       source = bit_plane(colour_bits, image);
       pass = 1;  // into the spare
     }
   }
-  const auto filters_left = [&] {  // zero radii need no pass
+  const auto filters_left = [&] {  // (take_filters steps over zero radii: the same as next < 3)
     for (int k = next; k < 3; ++k)
       if (radii[k] != 0) return true;
     return false;
   };
-  for (bool written = false; !written || filters_left(); written = true) {  // at least one pass writes the bytes
+  // Under chroma=true the first pass (pass 1, into the spare) reads the colour pass's bits and
+  // writes the bytes, filters or none.
+  for (bool written = false; !written || filters_left(); written = true) {
     const TileFilters filters = take_filters(kForegroundMaxHalo);
     out = planes_in_turn[pass % 2];
     queue_foreground_tiles(source, filters, out, pitch, stream);

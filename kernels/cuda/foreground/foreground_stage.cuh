@@ -29,7 +29,7 @@ inline std::size_t mask_plane_bytes(std::size_t pixels, int height) {
 
 struct ForegroundPlanes {
   std::uint8_t* mask;   // the stage's output, mask_pitch(width) a row
-  std::uint8_t* spare;  // a pass's output when the stage takes two or more (chroma=true's pass, or a second filter pass)
+  std::uint8_t* spare;  // a pass's output when the stage takes two or more (chroma=true's filter pass, or a second one)
 };
 
 // Queues the stage for `image` (device memory) on `stream`; the mask lands in planes.mask or, after

@@ -1,6 +1,7 @@
 // The foreground stage's kernel: a tile of the mask plus a halo is built in shared memory as bits
 // (one 32-bit word per 32 pixels of a row, gathered by a warp from its lanes' pixels of the source:
-// threshold, Sigma-Delta, or an earlier pass's mask plane), opened and closed there with word shifts, and its
+// threshold, Sigma-Delta, or an earlier pass's mask plane; a bit plane's words are read as they are),
+// opened and closed there with word shifts, and its
 // interior written as a 0/1 byte plane. The halo is the sum of the radii of the five filters, so one
 // pass does mask + open + close + shrink while 2 (open + close) + shrink <= kForegroundMaxHalo.
 #pragma once

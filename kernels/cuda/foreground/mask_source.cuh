@@ -1,5 +1,7 @@
 // Where the foreground tile kernel reads a pixel's mask bit from: plane 0 against the threshold,
-// plane 0 through the Sigma-Delta model or the adaptive one, or a 0/1 mask plane an earlier pass wrote.
+// plane 0 through the Sigma-Delta model or the adaptive one, or a 0/1 mask plane or a bit plane an
+// earlier pass wrote (a bit plane is read a word at a time, foreground_tiles.cu, never by pixel()
+// or quad()).
 #pragma once
 
 #include <cstddef>
@@ -70,7 +72,7 @@ __device__ inline int byte_at(std::uint32_t word, int k) { return int(word >> (8
 
 struct MaskSource {
   MaskSourceKind kind;
-  const std::uint8_t* data;  // plane 0 (Threshold, Motion) or the mask plane (MaskPlane)
+  const std::uint8_t* data;  // plane 0 (Threshold, Motion), the mask plane (MaskPlane) or the bit plane
   std::ptrdiff_t stride;     // bytes
   int width, height;
   std::uint8_t threshold;  // Threshold

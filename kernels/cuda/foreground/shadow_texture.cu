@@ -100,7 +100,8 @@ struct CandidateQueue {
   }
 };
 
-// A warp per 32 words of the candidate plane, `stride` words apart (stride = the number of warps):
+// A warp per 32 words of the candidate plane, `stride` words apart (stride = ceil(words / 32), the
+// warps that hold words; the last block's others idle):
 // the words of a region crowded with candidates go to many warps, not a few.
 __global__ void __launch_bounds__(kThreads)
     shadow_texture_kernel(ChromaFrame f, const std::uint32_t* candidates, int stride, std::uint32_t* mask) {

@@ -1,12 +1,11 @@
 // Step 5's texture test (ccl/foreground.hpp) on the device, as a kernel of its own after the colour
 // pass: the colour pass marks the pixels that passed the colour and light tests in a bit plane,
-// and this kernel tests them spread over the whole GPU. Inside the colour pass each tile tested its
-// own, and the frame waited for the tile with the most (on a street, the one a grey car crosses).
+// and this kernel tests them spread over the whole GPU, because they crowd into a few places (on a
+// street, the tiles a grey car crosses).
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include <cstddef>
 #include <cstdint>
 
 #include "foreground/chroma_pass.cuh"

@@ -1,6 +1,6 @@
-// The end of every foreground tile kernel (the luma pass's and the colour pass's): the pass's
-// filters on its bit tile, in order, then the tile's interior written out as a 0/1 byte plane or,
-// for the colour pass to read, as words of a bit plane.
+// The end of the foreground tile kernels: the pass's filters on its bit tile, in order, then the
+// tile's interior written out as a 0/1 byte plane or as words of a bit plane (the luma pass's and
+// the colour pass's under chroma=true, which run no filters).
 #pragma once
 
 #include <cstddef>
