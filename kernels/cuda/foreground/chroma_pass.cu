@@ -63,9 +63,6 @@ __device__ std::uint32_t gap_word(const std::uint32_t* luma, int r, int j) {
   return m | (before & after) | (up & down);
 }
 
-// A byte of a plane no thread writes during the kernel.
-__device__ int load(const std::uint8_t* p) { return __ldg(p); }
-
 // Bits of one 2x2 block's pixels (its mask, gaps or shadows): two rows as 2-bit pairs, bit 0 the left pixel.
 struct BlockBits {
   std::uint32_t top, bottom;
@@ -106,21 +103,21 @@ __device__ void step_block(const ChromaFrame& f, bool colour, int cx, int cy, Bl
   // Every read first, through the read-only cache and with no branch between them: one round trip
   // to memory (the light test's reads, which only a pixel on the mask needs, included: behind a
   // branch they were a second).
-  const int u = load(chroma_sample_at(f.chroma.u, f.chroma, cx, cy));
-  const int v = load(chroma_sample_at(f.chroma.v, f.chroma, cx, cy));
+  const int u = read_byte(chroma_sample_at(f.chroma.u, f.chroma, cx, cy));
+  const int v = read_byte(chroma_sample_at(f.chroma.v, f.chroma, cx, cy));
   const std::uint8_t* c = luma.c_in + std::ptrdiff_t(y) * luma.pitch + x;  // C as the previous frame left it
   const std::ptrdiff_t dx = right ? 1 : 0, dy = below ? luma.pitch : 0;    // the block's pixels, repeated at the edge
-  const int c_max = max(max(load(c), load(c + dx)), max(load(c + dy), load(c + dy + dx)));
-  const int model_u = load(f.model.u_in + at), model_v = load(f.model.v_in + at);
+  const int c_max = max(max(read_byte(c), read_byte(c + dx)), max(read_byte(c + dy), read_byte(c + dy + dx)));
+  const int model_u = read_byte(f.model.u_in + at), model_v = read_byte(f.model.v_in + at);
   const std::uint8_t* in = f.luma + std::ptrdiff_t(y) * f.luma_stride + x;
   const std::uint8_t* background = luma.m_out + std::ptrdiff_t(y) * luma.pitch + x;
   const std::ptrdiff_t in_dy = below ? f.luma_stride : 0;
   const std::uint32_t lit =  // bit k: pixel k (row-major) passes step 5's light test
-      std::uint32_t(shadow_light(load(in), load(background))) |
-      std::uint32_t(shadow_light(load(in + dx), load(background + dx))) << 1 |
-      std::uint32_t(shadow_light(load(in + in_dy), load(background + dy))) << 2 |
-      std::uint32_t(shadow_light(load(in + in_dy + dx), load(background + dy + dx))) << 3;
-  std::uint8_t deviation = std::uint8_t(load(f.model.deviation_in + at));
+      std::uint32_t(shadow_light(read_byte(in), read_byte(background))) |
+      std::uint32_t(shadow_light(read_byte(in + dx), read_byte(background + dx))) << 1 |
+      std::uint32_t(shadow_light(read_byte(in + in_dy), read_byte(background + dy))) << 2 |
+      std::uint32_t(shadow_light(read_byte(in + in_dy + dx), read_byte(background + dy + dx))) << 3;
+  std::uint8_t deviation = std::uint8_t(read_byte(f.model.deviation_in + at));
   const bool absorbed = c_max >= f.absorb_frames;
   const int mean_u = absorbed ? u : model_u, mean_v = absorbed ? v : model_v;  // 1
   const BlockBits luma_mask = mask;

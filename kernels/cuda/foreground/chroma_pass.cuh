@@ -17,6 +17,9 @@
 
 namespace ccl::cuda {
 
+// A byte of a plane no thread writes while the colour and texture kernels run (the read-only cache).
+__device__ inline int read_byte(const std::uint8_t* p) { return __ldg(p); }
+
 // The chroma model, one byte per 2x2 block each, `width` blocks a row (the pitch) by `height`:
 // the previous frame's (read) and this frame's (written).
 struct ChromaModelPlanes {

@@ -76,14 +76,9 @@ ImageView queue_foreground_stage(const ImageView& image, const Options& options,
       pass = 1;  // into the spare
     }
   }
-  const auto filters_left = [&] {  // (take_filters steps over zero radii: the same as next < 3)
-    for (int k = next; k < 3; ++k)
-      if (radii[k] != 0) return true;
-    return false;
-  };
-  // Under chroma=true the first pass (pass 1, into the spare) reads the colour pass's bits and
-  // writes the bytes, filters or none.
-  for (bool written = false; !written || filters_left(); written = true) {
+  // At least one pass writes the bytes (under chroma=true pass 1, into the spare, reading the colour
+  // pass's bits, filters or none: next is still 0 there); take_filters steps over zero radii.
+  while (pass == 0 || next < 3) {
     const TileFilters filters = take_filters(kForegroundMaxHalo);
     out = planes_in_turn[pass % 2];
     queue_foreground_tiles(source, filters, out, pitch, stream);

@@ -135,8 +135,10 @@ __device__ void plane_words(const MaskSource& source, const BitTile& tile) {
   const int words_per_row = mask_words_per_row(source.width);
   for (int i = int(threadIdx.x); i < tile.rows * kWordsPerRow; i += kForegroundThreads) {
     const int row = i / kWordsPerRow, w = tile.x0 / 32 + i - row * kWordsPerRow, y = tile.y0 + row;
-    const auto* plane_row = reinterpret_cast<const std::uint32_t*>(source.data + std::ptrdiff_t(y) * source.stride);
-    tile.words[i] = w >= 0 && w < words_per_row && y >= 0 && y < source.height ? __ldg(plane_row + w) : 0u;
+    std::uint32_t word = 0;
+    if (w >= 0 && w < words_per_row && y >= 0 && y < source.height)
+      word = __ldg(reinterpret_cast<const std::uint32_t*>(source.data + std::ptrdiff_t(y) * source.stride) + w);
+    tile.words[i] = word;
   }
 }
 

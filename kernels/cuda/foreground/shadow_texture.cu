@@ -10,9 +10,6 @@ namespace {
 
 constexpr int kThreads = 256;
 
-// A byte of a plane no thread writes during the kernel.
-__device__ int load(const std::uint8_t* p) { return __ldg(p); }
-
 // Row of a texture window: the 8 bytes from `p` on (byte k at bits 8k), read as the two aligned
 // words that hold them. Both words lie in p's row where the row's start and stride are 4-aligned
 // and p + 4 is still in the row.
@@ -38,8 +35,8 @@ __device__ bool textured_as_shadow(const ChromaFrame& f, int x, int y) {
                         3u) == 0;
   if (!aligned || x < r || y < r || x + r >= f.width || y + r >= f.height)
     return shadow_texture(
-        x, y, f.width, f.height, [&](int px, int py) { return load(in + py * in_stride + px); },
-        [&](int px, int py) { return load(mean + py * mean_pitch + px); });
+        x, y, f.width, f.height, [&](int px, int py) { return read_byte(in + py * in_stride + px); },
+        [&](int px, int py) { return read_byte(mean + py * mean_pitch + px); });
   const std::uint8_t* in_corner = in + (y - r) * in_stride + (x - r);
   const std::uint8_t* mean_corner = mean + (y - r) * mean_pitch + (x - r);
   std::uint64_t in_rows[side], mean_rows[side];
