@@ -6,7 +6,9 @@
 // opening + components on the same frames as the peer. With --backend both the CPU and CUDA runs
 // must give the same mask bytes and components.
 //
-// Usage: ccl-bench-quality [--line "cudaccl ..."] [--backend cpu|cuda|both] DIR [DIR...]
+// Usage: ccl-bench-quality [--line "cudaccl ..."] [--backend cpu|cuda|both] [--boxes FILE] DIR [DIR...]
+// --boxes writes every evaluated frame's truth objects and the first backend's components, one a
+// line ("SEQUENCE T frame x y w h", "SEQUENCE C frame x y w h area"), to replay grouping rules on.
 #include <gst/gst.h>
 
 #include <algorithm>
@@ -31,15 +33,19 @@ struct Args {
   std::string line = kDefaultLine;
   std::vector<const char*> backends{"cpu"};
   std::vector<std::string> dirs;
+  std::string boxes;  // --boxes: where the per-frame boxes go ("" = nowhere)
 };
 
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if ((arg == "--line" || arg == "--backend") && i + 1 >= argc) throw std::runtime_error(arg + " needs a value");
+    if ((arg == "--line" || arg == "--backend" || arg == "--boxes") && i + 1 >= argc)
+      throw std::runtime_error(arg + " needs a value");
     if (arg == "--line") {
       a.line = argv[++i];
+    } else if (arg == "--boxes") {
+      a.boxes = argv[++i];
     } else if (arg == "--backend") {
       const std::string b = argv[++i];
       if (b == "cpu")
@@ -52,7 +58,7 @@ Args parse(int argc, char** argv) {
         throw std::runtime_error("--backend must be cpu, cuda or both, not '" + b + "'");
     } else if (arg == "-h" || arg == "--help") {
       std::printf(
-          "usage: ccl-bench-quality [--line \"cudaccl ...\"] [--backend cpu|cuda|both] DIR [DIR...]\n"
+          "usage: ccl-bench-quality [--line \"cudaccl ...\"] [--backend cpu|cuda|both] [--boxes FILE] DIR [DIR...]\n"
           "  DIR in CDnet layout: input/inNNNNNN.jpg, groundtruth/gtNNNNNN.png, ROI.bmp, temporalROI.txt\n"
           "  default line: %s\n",
           kDefaultLine);
@@ -79,8 +85,16 @@ void print_line(const std::string& sequence, const std::string& method, const qu
   std::fflush(stdout);
 }
 
+void write_boxes(std::FILE* out, const std::string& sequence, int frame, const std::vector<quality::Box>& truth,
+                 const std::vector<GstCclComponent>& components) {
+  for (const quality::Box& b : truth)
+    std::fprintf(out, "%s T %d %d %d %d %d\n", sequence.c_str(), frame, b.x, b.y, b.width, b.height);
+  for (const GstCclComponent& c : components)
+    std::fprintf(out, "%s C %d %d %d %d %d %u\n", sequence.c_str(), frame, c.x, c.y, c.width, c.height, c.area);
+}
+
 // Returns false when the backends disagree.
-bool run_sequence(const Args& a, const std::string& dir) {
+bool run_sequence(const Args& a, const std::string& dir, std::FILE* boxes_out) {
   bool agree = true;
   const quality::CdnetSequence s = quality::read_cdnet_sequence(dir);
   std::printf("%s: %dx%d, frames 1..%d, evaluated %d..%d (temporalROI), %zu ROI pixels\n", s.name.c_str(), s.width,
@@ -106,6 +120,8 @@ bool run_sequence(const Args& a, const std::string& dir) {
         for (const GstCclComponent& c : run.components[std::size_t(t - 1)])
           boxes.push_back(quality::Box{c.x, c.y, c.width, c.height});
         objects.add(truth_boxes[std::size_t(t - s.first)], boxes);
+        if (boxes_out && runs.size() == 1)
+          write_boxes(boxes_out, s.name, t, truth_boxes[std::size_t(t - s.first)], run.components[std::size_t(t - 1)]);
       }
       print_line(s.name, a.line + " [" + run.active_backend + "]", pixels, objects, s.frames, run.seconds);
     }
@@ -146,8 +162,11 @@ int main(int argc, char** argv) {
         "ccl-bench-quality %s, line \"%s\"; pixel: CDnet 2014 rules; object: truth = 8-connected gt 255 "
         ">= %u px, match at IoU >= %.1f, greedy best-first\n",
         date, a.line.c_str(), quality::kMinObjectArea, quality::kMatchIou);
+    std::FILE* boxes_out = a.boxes.empty() ? nullptr : std::fopen(a.boxes.c_str(), "w");
+    if (!a.boxes.empty() && !boxes_out) throw std::runtime_error("cannot write --boxes file '" + a.boxes + "'");
     bool agree = true;
-    for (const std::string& dir : a.dirs) agree = run_sequence(a, dir) && agree;
+    for (const std::string& dir : a.dirs) agree = run_sequence(a, dir, boxes_out) && agree;
+    if (boxes_out && std::fclose(boxes_out) != 0) throw std::runtime_error("writing '" + a.boxes + "' failed");
     return agree ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ccl-bench-quality: %s\n", e.what());

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -154,12 +157,32 @@ inline SceneScore score(const std::vector<Frame>& frames, std::uint32_t min_area
 
 // Runs "cclblobsrc scene=<scene> seed=<seed> ! NV12 at w x h ! <line> ! appsink" for `n` frames
 // and scores it (min_area: the line's, for components it kept).
+// HARD_SCENE_BOXES=dir: each run's truth objects and components, one a line ("SCENE T frame x y w h",
+// "SCENE C frame x y w h area"), into dir/SCENE_LINE.txt, to replay grouping rules on
+// (bench/quality/replay_grouping.py).
+inline void write_boxes(const std::string& dir, const std::string& scene, const std::string& line,
+                        const std::vector<Frame>& frames) {
+  std::string name = scene + "_" + line;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '-';
+  std::ofstream out(dir + "/" + name + ".txt");
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    for (const GstCclTruthBox& b : frames[i].objects)
+      out << scene << " T " << i << ' ' << b.x << ' ' << b.y << ' ' << b.width << ' ' << b.height << '\n';
+    for (const ccl::Component& c : frames[i].components)
+      out << scene << " C " << i << ' ' << c.x << ' ' << c.y << ' ' << c.width << ' ' << c.height << ' ' << c.area
+          << '\n';
+  }
+  if (!out) ADD_FAILURE() << "cannot write the boxes of " << name << " into " << dir;
+}
+
 inline SceneScore run(const std::string& scene, const std::string& line, int n, std::uint32_t min_area = 50,
                       int warm_up = 60, int w = 640, int h = 360, unsigned seed = 1) {
   const std::vector<Frame> frames =
       pull(scene, n, w, h, "NV12", "seed=" + std::to_string(seed), line + " ! ", /*pixels=*/false);
   SceneScore s = score(frames, min_area, warm_up);
   s.scene = scene, s.line = line;
+  if (const char* dir = std::getenv("HARD_SCENE_BOXES")) write_boxes(dir, scene, line, frames);
   for (std::size_t i = 0; i < frames.size(); ++i)
     if (!frames[i].has_ccl || !frames[i].has_truth) ADD_FAILURE() << scene << " frame " << i << " lacks a meta";
   return s;

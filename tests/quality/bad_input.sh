@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ccl-bench-quality refuses bad input with exit code 2 and a sentence naming what is wrong: a
 # missing folder, a folder without temporalROI.txt, a temporalROI past the frames, a bad --line,
-# a bad --backend. Usage: bad_input.sh BENCH (meson passes the built binary).
+# a bad --backend, a --boxes file it cannot write. Usage: bad_input.sh BENCH (meson passes the built binary).
 set -u
 bench=$1
 tmp=$(mktemp -d)
@@ -33,4 +33,6 @@ expect "bad line" "bad --line 'videoconvert'" --line videoconvert "$tmp/seq"
 expect "unknown property" "bad --line 'cudaccl nosuch=1'" --line "cudaccl nosuch=1" "$tmp/seq"
 expect "bad backend" "--backend must be cpu, cuda or both" --backend gpu "$tmp/seq"
 expect "no folder given" "no sequence folder given" --backend cpu
+expect "--boxes without a file" "--boxes needs a value" "$tmp/seq" --boxes
+expect "--boxes unwritable" "cannot write --boxes file '$tmp/none/boxes.txt'" --boxes "$tmp/none/boxes.txt" "$tmp/seq"
 exit $((fails > 0))
