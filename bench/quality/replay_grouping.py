@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Replays rules that group components after labelling, on boxes a run wrote out, and scores them.
 
-Boxes come from `ccl-bench-quality --boxes FILE` (CDnet: object F1 as the bench scores it, IoU >= 0.5,
+Two kinds of rule: a frame's components joined by their boxes alone (RULES), and joined because
+they lie inside the box where one group of the frame before is predicted (FOLLOW: parts of one
+object move together). Boxes come from `ccl-bench-quality --boxes FILE` (CDnet: object F1 as the bench scores it, IoU >= 0.5,
 greedy best-first) and from the hard-scene tests run with HARD_SCENE_BOXES=dir (frames after the
 60-frame warm-up with a fragmented object: two or more components mostly inside one true box, as
 tests/element/hard_scenes.hpp counts them). For each pair of components that belong to two
@@ -60,6 +62,50 @@ def group(components, rule):
             if joined:
                 break
     return boxes
+
+
+# (margin, share, max_gap): a component belongs to a group of the frame before when `share` of its
+# box lies in the group's box moved by its last step and grown by `margin` px, and no other
+# group's covers a fifth of it; a group's parts more than `max_gap` px apart part again.
+FOLLOW = [(4, 0.8, 1000), (4, 0.8, 4), (4, 0.8, 8), (2, 0.95, 8), (0, 1.0, 12)]
+
+
+def join(boxes):
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+    return [x0, y0, x1 - x0, y1 - y0, sum(b[4] for b in boxes)]
+
+
+def linked(parts, max_gap):
+    """The parts as sets whose members lie within max_gap of another member, largest area first."""
+    sets = []
+    for p in parts:
+        near = [s for s in sets if any(max(gaps(p, q)) <= max_gap for q in s)]
+        sets = [s for s in sets if s not in near] + [sum(near, []) + [p]]
+    return sorted(sets, key=lambda s: -sum(c[4] for c in s))
+
+
+def follow(frames, reported, margin, share, max_gap):
+    out, before = {}, []  # before: the groups of the frame before, (box, last step)
+    for f in frames:
+        predicted = [[b[0] + dx - margin, b[1] + dy - margin, b[2] + 2 * margin, b[3] + 2 * margin]
+                     for b, (dx, dy) in before]
+        members = collections.defaultdict(list)
+        for c in reported.get(f, []):
+            area = c[2] * c[3]
+            holders = [k for k, p in enumerate(predicted) if overlap(c, p) >= share * area]
+            others = [k for k, p in enumerate(predicted) if k not in holders and overlap(c, p) > 0.2 * area]
+            members[holders[0] if len(holders) == 1 and not others else ("alone", len(members))].append(c)
+        groups = []  # (box, the group of the frame before or None)
+        for key, parts in members.items():
+            sets = linked(parts, max_gap) if isinstance(key, int) else [parts]
+            groups += [(join(s), key if isinstance(key, int) and i == 0 else None) for i, s in enumerate(sets)]
+        step = lambda b, k: (0, 0) if k is None else (
+            round(b[0] + b[2] / 2 - before[k][0][0] - before[k][0][2] / 2),
+            round(b[1] + b[3] / 2 - before[k][0][1] - before[k][0][3] / 2))
+        before = [(b, step(b, k)) for b, k in groups]
+        out[f] = [b for b, _ in groups]
+    return out
 
 
 def object_f1(truth, reported):
@@ -124,6 +170,12 @@ def self_test():
     assert fragment_frames({60: [[0, 0, 10, 10, 0]]}, {60: [[0, 0, 4, 10, 60], [6, 0, 4, 10, 60]]}) == 1
     assert fragment_frames({60: [[0, 0, 10, 10, 0]]}, {60: [[0, 0, 4, 10, 60], [6, 0, 4, 10, 40]]}) == 0
     assert aligned([0, 0, 4, 10], [8, 1, 4, 10], 4, 0.8) and not aligned([0, 0, 4, 10], [8, 5, 4, 10], 4, 0.8)
+    whole_then_halves = {1: [[0, 0, 10, 10, 100]], 2: [[1, 0, 4, 10, 40], [7, 0, 4, 10, 40]]}
+    assert follow([1, 2], whole_then_halves, 2, 0.8, 4)[2] == [[1, 0, 10, 10, 80]]
+    assert len(follow([1, 2], whole_then_halves, 2, 0.8, 1)[2]) == 2  # 2 apart, max_gap 1: parted
+    two_then_four = {1: [[0, 0, 10, 10, 100], [30, 0, 10, 10, 100]],
+                     2: [[0, 0, 4, 10, 40], [6, 0, 4, 10, 40], [30, 0, 4, 10, 40], [36, 0, 4, 10, 40]]}
+    assert sorted(follow([1, 2], two_then_four, 2, 0.8, 8)[2]) == [[0, 0, 10, 10, 80], [30, 0, 10, 10, 80]]
     print("self-test passed")
 
 
@@ -135,6 +187,13 @@ def main(files):
             score = f"object F1 {object_f1(truth, grouped):.3f}" if cdnet else \
                 f"frames with a fragmented object {fragment_frames(truth, grouped)}"
             print(f"{path}: {rule_name}: {score}")
+        frames = sorted(set(truth) | set(reported))
+        for margin, share, max_gap in FOLLOW:
+            grouped = follow(frames, reported, margin, share, max_gap)
+            score = f"object F1 {object_f1(truth, grouped):.3f}" if cdnet else \
+                f"frames with a fragmented object {fragment_frames(truth, grouped)}"
+            print(f"{path}: following the groups of the frame before (margin {margin}, share {share}, "
+                  f"parts at most {max_gap} apart): {score}")
         d = pair_gaps(truth, reported, cdnet)
         what = "pairs on two true objects" if cdnet else "pairs on one true object"
         print(f"{path}: {what} {sum(d.values())}, boxes apart by at most " +
