@@ -64,10 +64,12 @@ def group(components, rule):
     return boxes
 
 
-# (margin, share, max_gap): a component belongs to a group of the frame before when `share` of its
-# box lies in the group's box moved by its last step and grown by `margin` px, and no other
-# group's covers a fifth of it; a group's parts more than `max_gap` px apart part again.
-FOLLOW = [(4, 0.8, 1000), (4, 0.8, 4), (4, 0.8, 8), (2, 0.95, 8), (0, 1.0, 12)]
+# (margin, share, max_gap, fill): a component belongs to a group of the frame before when `share`
+# of its box lies in the group's box moved by its last step and grown by `margin` px, and no other
+# group's covers a fifth of it; a group's parts more than `max_gap` px apart part again, and so do
+# parts whose boxes cover less than `fill` of their joined box (two cars that touched once do not).
+FOLLOW = [(4, 0.8, 1000, 0), (4, 0.8, 4, 0), (4, 0.8, 8, 0), (2, 0.95, 8, 0), (0, 1.0, 12, 0), (4, 0.8, 1000, 0.6),
+          (4, 0.8, 1000, 0.7), (4, 0.8, 1000, 0.8), (6, 0.8, 12, 0.7)]
 
 
 def join(boxes):
@@ -85,7 +87,13 @@ def linked(parts, max_gap):
     return sorted(sets, key=lambda s: -sum(c[4] for c in s))
 
 
-def follow(frames, reported, margin, share, max_gap):
+def tiled(parts, fill):
+    """The parts as one set if their boxes cover `fill` of the joined box, else one set each."""
+    joined = join(parts)
+    return [parts] if sum(c[2] * c[3] for c in parts) >= fill * joined[2] * joined[3] else [[c] for c in parts]
+
+
+def follow(frames, reported, margin, share, max_gap, fill=0):
     out, before = {}, []  # before: the groups of the frame before, (box, last step)
     for f in frames:
         predicted = [[b[0] + dx - margin, b[1] + dy - margin, b[2] + 2 * margin, b[3] + 2 * margin]
@@ -98,7 +106,8 @@ def follow(frames, reported, margin, share, max_gap):
             members[holders[0] if len(holders) == 1 and not others else ("alone", len(members))].append(c)
         groups = []  # (box, the group of the frame before or None)
         for key, parts in members.items():
-            sets = linked(parts, max_gap) if isinstance(key, int) else [parts]
+            sets = [t for s in linked(parts, max_gap) for t in tiled(s, fill)] if isinstance(key, int) else [parts]
+            sets.sort(key=lambda s: -sum(c[4] for c in s))
             groups += [(join(s), key if isinstance(key, int) and i == 0 else None) for i, s in enumerate(sets)]
         step = lambda b, k: (0, 0) if k is None else (
             round(b[0] + b[2] / 2 - before[k][0][0] - before[k][0][2] / 2),
@@ -176,6 +185,8 @@ def self_test():
     two_then_four = {1: [[0, 0, 10, 10, 100], [30, 0, 10, 10, 100]],
                      2: [[0, 0, 4, 10, 40], [6, 0, 4, 10, 40], [30, 0, 4, 10, 40], [36, 0, 4, 10, 40]]}
     assert sorted(follow([1, 2], two_then_four, 2, 0.8, 8)[2]) == [[0, 0, 10, 10, 80], [30, 0, 10, 10, 80]]
+    diagonal = {1: [[0, 0, 20, 20, 300]], 2: [[0, 0, 9, 9, 60], [11, 11, 9, 9, 60]]}  # 2 x 81 of 400
+    assert len(follow([1, 2], diagonal, 2, 0.8, 8, 0.7)[2]) == 2 and len(follow([1, 2], diagonal, 2, 0.8, 8)[2]) == 1
     print("self-test passed")
 
 
@@ -188,12 +199,12 @@ def main(files):
                 f"frames with a fragmented object {fragment_frames(truth, grouped)}"
             print(f"{path}: {rule_name}: {score}")
         frames = sorted(set(truth) | set(reported))
-        for margin, share, max_gap in FOLLOW:
-            grouped = follow(frames, reported, margin, share, max_gap)
+        for margin, share, max_gap, fill in FOLLOW:
+            grouped = follow(frames, reported, margin, share, max_gap, fill)
             score = f"object F1 {object_f1(truth, grouped):.3f}" if cdnet else \
                 f"frames with a fragmented object {fragment_frames(truth, grouped)}"
             print(f"{path}: following the groups of the frame before (margin {margin}, share {share}, "
-                  f"parts at most {max_gap} apart): {score}")
+                  f"parts at most {max_gap} apart, covering {fill} of their box): {score}")
         d = pair_gaps(truth, reported, cdnet)
         what = "pairs on two true objects" if cdnet else "pairs on one true object"
         print(f"{path}: {what} {sum(d.values())}, boxes apart by at most " +
