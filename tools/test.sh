@@ -11,8 +11,10 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash tools/bootstrap.sh --test || exit 1
 
+t=$SECONDS
 meson test -C build --print-errorlogs --num-processes 2
 status=$?
+echo "main meson run: done in $((SECONDS - t)) s (exit $status)"  # each stage's time, to keep CI under an hour
 
 # Sanitized CPU build (detect_leaks=0: GLib and GStreamer keep type registrations until exit); the plugin loads in-process (no plugin scanner without ASan) from a fresh registry.
 if [ ! -f build-asan/build.ninja ]; then
@@ -21,11 +23,13 @@ if [ ! -f build-asan/build.ninja ]; then
 fi
 [ "$(meson introspect --buildoptions build-asan | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "introspection"])')" = "['disabled']" ] ||
   meson configure build-asan -Dintrospection=disabled >/dev/null  # a build-asan made before the option
+t=$SECONDS
 ninja -C build-asan >/dev/null || exit 1
 rm -f build-asan/test-registry.bin
 GST_REGISTRY_FORK=no ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --print-errorlogs --num-processes 2 --suite core --suite element --suite fuzz --suite reliability
 asan_status=$?
+echo "sanitized build and run: done in $((SECONDS - t)) s (exit $asan_status)"
 
 # valgrind memcheck (bootstrap installs it) on the element tests (invalid accesses, uninitialised values)
 # and the reliability tests (also definite leaks), reusing the first run's registry so no plugin is
@@ -33,6 +37,7 @@ asan_status=$?
 # runs above.
 vg_status=0
 if command -v valgrind >/dev/null; then
+  t=$SECONDS
   vg="valgrind -q --error-exitcode=1 --suppressions=/usr/share/glib-2.0/valgrind/glib.supp --suppressions=tests/reliability/valgrind.supp"
   export GST_REGISTRY_FORK=no GST_PLUGIN_PATH=$PWD/build/gst GST_REGISTRY=$PWD/build/test-registry.bin CCL_UNDER_VALGRIND=1
   $vg --leak-check=no build/tests/element/ccl-test-element --gtest_brief=1 \
@@ -41,6 +46,7 @@ if command -v valgrind >/dev/null; then
     build/tests/reliability/ccl-test-reliability --gtest_brief=1 --gtest_filter=-BadInput.Largest16384x16384 \
     > build/meson-logs/valgrind-reliability.log 2>&1 || vg_status=1
   unset GST_REGISTRY_FORK GST_PLUGIN_PATH GST_REGISTRY CCL_UNDER_VALGRIND
+  echo "valgrind runs: done in $((SECONDS - t)) s (exit $vg_status)"
   [ $vg_status -eq 0 ] || tail -n 40 build/meson-logs/valgrind-element.log build/meson-logs/valgrind-reliability.log
 fi
 
