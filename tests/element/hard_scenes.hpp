@@ -155,8 +155,6 @@ inline SceneScore score(const std::vector<Frame>& frames, std::uint32_t min_area
   return s;
 }
 
-// Runs "cclblobsrc scene=<scene> seed=<seed> ! NV12 at w x h ! <line> ! appsink" for `n` frames
-// and scores it (min_area: the line's, for components it kept).
 // HARD_SCENE_BOXES=dir: each run's truth objects and components, one a line ("SCENE T frame x y w h",
 // "SCENE C frame x y w h area"), into dir/SCENE_LINE.txt, to replay grouping rules on
 // (bench/quality/replay_grouping.py).
@@ -176,6 +174,8 @@ inline void write_boxes(const std::string& dir, const std::string& scene, const 
   if (!out) ADD_FAILURE() << "cannot write the boxes of " << name << " into " << dir;
 }
 
+// Runs "cclblobsrc scene=<scene> seed=<seed> ! NV12 at w x h ! <line> ! appsink" for `n` frames
+// and scores it (min_area: the line's, for components it kept).
 inline SceneScore run(const std::string& scene, const std::string& line, int n, std::uint32_t min_area = 50,
                       int warm_up = 60, int w = 640, int h = 360, unsigned seed = 1) {
   const std::vector<Frame> frames =
