@@ -3,9 +3,9 @@
 
 Two kinds of rule: a frame's components joined by their boxes alone (RULES), and joined because
 they lie inside the box where one group of the frame before is predicted (FOLLOW: parts of one
-object move together). Boxes come from `ccl-bench-quality --boxes FILE` (CDnet: object F1 as the bench scores it, IoU >= 0.5,
-greedy best-first) and from the hard-scene tests run with HARD_SCENE_BOXES=dir (frames after the
-60-frame warm-up with a fragmented object: two or more components mostly inside one true box, as
+object move together). Boxes come from `ccl-bench-quality --boxes FILE` (CDnet: object F1 as the
+bench scores it, IoU >= 0.5, greedy best-first) and from the hard-scene tests run with
+HARD_SCENE_BOXES=dir (frames after the 60-frame warm-up with a fragmented object: two or more components mostly inside one true box, as
 tests/element/hard_scenes.hpp counts them). For each pair of components that belong to two
 different true objects (CDnet) or to one (hard scenes) it also prints how far apart their boxes are.
 Written for the bench, independent of the plugin's code; `--self-test` checks it on hand-made cases.
@@ -44,6 +44,12 @@ def overlap(a, b):
     return w * h if w > 0 and h > 0 else 0
 
 
+def join(boxes):  # the union box and the summed area
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+    return [x0, y0, x1 - x0, y1 - y0, sum(b[4] for b in boxes)]
+
+
 def group(components, rule):
     """Joins pairs the rule accepts until none is left: the union box, the summed area."""
     boxes = [list(c) for c in components]
@@ -53,10 +59,7 @@ def group(components, rule):
         for i in range(len(boxes)):
             for j in range(i + 1, len(boxes)):
                 if rule(boxes[i], boxes[j]):
-                    a, b = boxes[i], boxes.pop(j)
-                    x0, y0 = min(a[0], b[0]), min(a[1], b[1])
-                    x1, y1 = max(a[0] + a[2], b[0] + b[2]), max(a[1] + a[3], b[1] + b[3])
-                    boxes[i] = [x0, y0, x1 - x0, y1 - y0, a[4] + b[4]]
+                    boxes[i] = join([boxes[i], boxes.pop(j)])
                     joined = True
                     break
             if joined:
@@ -70,12 +73,6 @@ def group(components, rule):
 # parts whose boxes cover less than `fill` of their joined box (two cars that touched once do not).
 FOLLOW = [(4, 0.8, 1000, 0), (4, 0.8, 4, 0), (4, 0.8, 8, 0), (2, 0.95, 8, 0), (0, 1.0, 12, 0), (4, 0.8, 1000, 0.6),
           (4, 0.8, 1000, 0.7), (4, 0.8, 1000, 0.8), (6, 0.8, 12, 0.7)]
-
-
-def join(boxes):
-    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
-    x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
-    return [x0, y0, x1 - x0, y1 - y0, sum(b[4] for b in boxes)]
 
 
 def linked(parts, max_gap):
@@ -94,6 +91,7 @@ def tiled(parts, fill):
 
 
 def follow(frames, reported, margin, share, max_gap, fill=0):
+    """Each frame's groups (FOLLOW's comment), from the first frame on."""
     out, before = {}, []  # before: the groups of the frame before, (box, last step)
     for f in frames:
         predicted = [[b[0] + dx - margin, b[1] + dy - margin, b[2] + 2 * margin, b[3] + 2 * margin]
@@ -165,7 +163,8 @@ def read(path):
     truth, reported = collections.defaultdict(list), collections.defaultdict(list)
     for line in open(path):
         name, kind, frame, *v = line.split()
-        (truth if kind == "T" else reported)[int(frame)].append([int(x) for x in v[:4]] + [int(v[4]) if kind == "C" else 0])
+        box = [int(x) for x in v[:4]] + [int(v[4]) if kind == "C" else 0]  # truth boxes have no area
+        (truth if kind == "T" else reported)[int(frame)].append(box)
     return name, truth, reported
 
 
