@@ -6,9 +6,10 @@ they lie inside the box where one group of the frame before is predicted (FOLLOW
 object move together). Boxes come from `ccl-bench-quality --boxes FILE` (CDnet: object F1 as the
 bench scores it, IoU >= 0.5, greedy best-first) and from the hard-scene tests run with
 HARD_SCENE_BOXES=dir (frames after the 60-frame warm-up with a fragmented object: two or more
-components mostly inside one true box, as tests/element/hard_scenes.hpp counts them). For each pair of components that belong to two
-different true objects (CDnet) or to one (hard scenes) it also prints how far apart their boxes are.
-Written for the bench, independent of the plugin's code; `--self-test` checks it on hand-made cases.
+components mostly inside one true box, as tests/element/hard_scenes.hpp counts them). For each
+pair of components on two different true objects (CDnet) or on one (hard scenes) it also prints
+how far apart their boxes are. Written for the bench, independent of the plugin's code;
+`--self-test` checks it on hand-made cases.
 
 Usage: replay_grouping.py [--self-test] [--cdnet FILE...] [--hard FILE...]
 """
