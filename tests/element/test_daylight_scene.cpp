@@ -140,7 +140,7 @@ TEST(DaylightScene, NoGlobalThresholdSeparatesTheObjects) {
 // whose visible rest the model has absorbed. SCENE_VERBOSE=1 prints every failing frame.
 TEST(DaylightScene, MotionChainFindsTheObjects) {
   // 1,200 frames through the chain and the oracles: a quarter of an hour of valgrind's element run.
-  if (std::getenv("CCL_UNDER_VALGRIND")) GTEST_SKIP() << "long pipelines; run in the plain build";
+  if (elcheck::under_valgrind()) GTEST_SKIP() << "long pipelines; run in the plain build";
   constexpr int kFrames = 400, kWarmUp = 30;
   constexpr double kRequiredShare = 0.95;
   for (const char* seed : {"seed=1", "seed=2", "seed=3"}) {

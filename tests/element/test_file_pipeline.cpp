@@ -7,7 +7,6 @@
 #include <glib/gstdio.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -89,7 +88,7 @@ class FilePipeline : public ::testing::Test {
   void SetUp() override {
     // openh264 encodes and decodes in software: under valgrind the file alone took over the 120 s a
     // pipeline may go without a message (2026-11-28); the plain and sanitizer runs play it.
-    if (std::getenv("CCL_UNDER_VALGRIND")) GTEST_SKIP() << "H.264 in software is too slow under valgrind";
+    if (elcheck::under_valgrind()) GTEST_SKIP() << "H.264 in software is too slow under valgrind";
     const std::string why = missing({"openh264enc", "openh264dec", "mp4mux", "qtdemux", "h264parse", "cclblobsrc"});
     if (!why.empty()) GTEST_SKIP() << why;
     gchar* dir = g_dir_make_tmp("ccl-file-XXXXXX", nullptr);

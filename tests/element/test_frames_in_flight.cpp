@@ -3,8 +3,6 @@
 // and queries wait for the frames before them, a flush drops what is in flight and the stream goes
 // on, a failure reaches upstream, and stopping with frames in flight neither hangs nor leaks. The
 // CPU backend runs everywhere; the CUDA backend where a device is usable.
-#include <cstdlib>
-
 #include "element_check.hpp"
 
 #if CCL_HAVE_CUDA
@@ -209,7 +207,7 @@ TEST(FramesInFlight, StopWithFramesInFlight) {
     ASSERT_NE(p, nullptr);
     GstBus* bus = gst_element_get_bus(p);
     // Under valgrind reaching PLAYING took over 10 s on the 2-core VM (2026-11-28).
-    const GstClockTime playing_within = std::getenv("CCL_UNDER_VALGRIND") ? 120 * GST_SECOND : 10 * GST_SECOND;
+    const GstClockTime playing_within = elcheck::under_valgrind() ? 120 * GST_SECOND : 10 * GST_SECOND;
     for (int cycle = 0; cycle < 4; ++cycle) {
       ASSERT_NE(gst_element_set_state(p, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
       ASSERT_EQ(gst_element_get_state(p, nullptr, nullptr, playing_within), GST_STATE_CHANGE_SUCCESS) << backend;

@@ -85,7 +85,7 @@ constexpr bool kSanitized = true;
 constexpr bool kSanitized = false;
 #endif
 #define SKIP_UNDER_VALGRIND() \
-  if (kSanitized || std::getenv("CCL_UNDER_VALGRIND")) GTEST_SKIP() << "long pipelines; run in the plain build"
+  if (kSanitized || elcheck::under_valgrind()) GTEST_SKIP() << "long pipelines; run in the plain build"
 
 // What the README says the recommended line still misses (seed 1): frames with a fragmented
 // object, and with a shadow or clutter component, held from getting worse (issue 33 aims at 0).

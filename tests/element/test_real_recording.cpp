@@ -86,7 +86,7 @@ std::string decoded_avi(const std::string& path) {
 std::string recording(std::string* why) {
   // gst-libav's libavcodec loads libhwy, whose start-up runs an instruction valgrind cannot (SIGILL
   // on AVX-512 Xeons): under tools/test.sh's valgrind run these tests skip; its other runs cover them.
-  if (std::getenv("CCL_UNDER_VALGRIND")) return *why = "gst-libav cannot run under valgrind", "";
+  if (elcheck::under_valgrind()) return *why = "gst-libav cannot run under valgrind", "";
   const char* override_path = std::getenv("CCL_REAL_RECORDING");
   const std::string path = override_path && *override_path ? override_path : kDefaultRecording;
   if (!g_file_test(path.c_str(), G_FILE_TEST_EXISTS)) return *why = path + " not installed (opencv-doc)", "";

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -66,7 +65,7 @@ double ceiling(const std::vector<Shot>& shots, int from) {
 }
 
 TEST(CclTracker, DaylightSceneScore) {
-  if (std::getenv("CCL_UNDER_VALGRIND")) GTEST_SKIP() << "long pipelines; run in the plain build";
+  if (elcheck::under_valgrind()) GTEST_SKIP() << "long pipelines; run in the plain build";
   constexpr int kFrames = 300, kWarmUp = 30;  // the background model learns the first frames
   long total_switches = 0;
   // The recommended line without colour (the scene is grey: chroma=true changes nothing), the
