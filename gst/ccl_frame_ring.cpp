@@ -24,6 +24,7 @@ void GstCclFrameRing::reserve(int width, int height, bool system_memory, const c
 }
 
 void GstCclFrameRing::reset_background() {
+  joiner_.reset();
   if (slots_.empty()) return;
   try {
     slots_[0].engine->reset_background();  // the engines share one model
@@ -41,10 +42,13 @@ void GstCclFrameRing::submit(GstBuffer* buffer, const GstVideoInfo& info, const 
   slot.frame = frame;
   slot.failure = nullptr;
   slot.labelling = false;
+  slot.discont = GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT);
   try {
-    if (GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT)) slot.engine->reset_background();
+    if (slot.discont) slot.engine->reset_background();
     if (!gst_ccl_is_empty_gap(buffer)) {
-      slot.engine->submit(buffer, info, settings.options, settings.show_mask);
+      ccl::Options options = settings.options;
+      if (settings.join_parts) options.max_objects = ccl::kUnlimited;  // counted once the parts are joined
+      slot.engine->submit(buffer, info, options, settings.show_mask);
       slot.labelling = true;
     }
   } catch (...) {
@@ -71,6 +75,12 @@ void GstCclFrameRing::attach_outputs(const Slot& slot, GstBuffer* buffer) {
                  result.truncated ? " (truncated)" : "");
 }
 
+void GstCclFrameRing::join_parts(Slot& slot) {
+  if (slot.discont || !slot.settings.join_parts) joiner_.reset();
+  if (slot.settings.join_parts)
+    joiner_.join(slot.result, slot.settings.options.order, slot.settings.options.max_objects);
+}
+
 GstFlowReturn GstCclFrameRing::finish_oldest(const GstVideoInfo& info, GstBuffer** out) {
   Slot& slot = oldest();
   --pending_;
@@ -84,6 +94,7 @@ GstFlowReturn GstCclFrameRing::finish_oldest(const GstVideoInfo& info, GstBuffer
       slot.failure = std::current_exception();
     }
   } else if (!slot.failure) {
+    if (slot.discont) joiner_.reset();
     *out = buffer;  // an empty gap goes on as it came
     return GST_FLOW_OK;
   }
@@ -92,6 +103,7 @@ GstFlowReturn GstCclFrameRing::finish_oldest(const GstVideoInfo& info, GstBuffer
     gst_buffer_unref(buffer);
     return GST_FLOW_ERROR;
   }
+  join_parts(slot);
   attach_outputs(slot, buffer);
   *out = buffer;
   return GST_FLOW_OK;

@@ -10,6 +10,7 @@
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 
+#include "ccl/part_joiner.hpp"
 #include "ccl/types.hpp"
 #include "ccl_engine.h"
 
@@ -19,7 +20,8 @@ struct GstCclFrameSettings {
   bool attach_roi_meta;
   bool attach_analytics_meta;
   bool post_messages;
-  bool show_mask;  // the frame becomes the mask that is labelled
+  bool show_mask;   // the frame becomes the mask that is labelled
+  bool join_parts;  // one component per object followed (ccl/part_joiner.hpp)
 };
 
 // A gap without data: there is no frame to label, it is passed on as it came.
@@ -36,11 +38,12 @@ class GstCclFrameRing {
   // Every engine, for frames of this size and memory (throws ccl::Error).
   void reserve(int width, int height, bool system_memory, const ccl::Options& options);
 
-  // The next frame starts the engines' shared background model afresh (caps change, flush).
+  // The next frame starts the engines' shared background model, and the objects followed to join
+  // their parts, afresh (caps change, flush).
   void reset_background();
   // Starts labelling `buffer` (writable; the ring owns it) in the next free slot; a failure is
   // kept for finish_oldest(), so failures reach the user in frame order. `frame` counts from 1.
-  // A DISCONT buffer resets the background model before its frame.
+  // A DISCONT buffer resets the background model and the objects followed before its frame.
   void submit(GstBuffer* buffer, const GstVideoInfo& info, const GstCclFrameSettings& settings, guint64 frame);
   // True when every slot holds a frame: the oldest must be finished before the next submit.
   bool full() const { return !slots_.empty() && pending_ == slots_.size(); }
@@ -61,13 +64,16 @@ class GstCclFrameRing {
     std::exception_ptr failure;
     GstCclFrameSettings settings;
     guint64 frame = 0;
+    bool discont = false;  // the objects followed are forgotten before this frame's parts are joined
     ccl::Result result;  // reused, so frames do not reallocate the component list
   };
   Slot& oldest() { return slots_[(next_ + slots_.size() - pending_) % slots_.size()]; }
   void attach_outputs(const Slot& slot, GstBuffer* buffer);
+  void join_parts(Slot& slot);
 
   GstBaseTransform* trans_;
   std::vector<Slot> slots_;
   std::size_t next_ = 0;     // the slot the next frame goes to
   std::size_t pending_ = 0;  // frames in the slots before next_
+  ccl::PartJoiner joiner_;   // frames are finished in order: it follows the stream's objects
 };

@@ -28,6 +28,7 @@ struct GstCudaCclPrivate {
   gboolean attach_analytics_meta{};  // always FALSE where built without gstreamer-analytics
   gboolean post_messages{};
   gboolean show_mask{};
+  gboolean join_parts{};
   guint frames_in_flight{};
   gboolean gpu_only_logged{};  // the "ignored on the CPU backend" note was logged for these values
   std::string refused_caps;    // the last caps whose refusal was posted as a warning (posted once each)

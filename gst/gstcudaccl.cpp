@@ -48,6 +48,7 @@ enum {
   PROP_ABSORB_FRAMES,
   PROP_CHROMA,
   PROP_SHOW_MASK,
+  PROP_JOIN_PARTS,
 };
 
 #define DEFAULT_BACKEND GST_CUDA_CCL_BACKEND_AUTO
@@ -56,6 +57,7 @@ enum {
 #define DEFAULT_ATTACH_ANALYTICS_META TRUE
 #define DEFAULT_POST_MESSAGES FALSE
 #define DEFAULT_SHOW_MASK FALSE
+#define DEFAULT_JOIN_PARTS FALSE
 #define DEFAULT_FRAMES_IN_FLIGHT 1
 #define MAX_FRAMES_IN_FLIGHT 8
 
@@ -100,6 +102,7 @@ static void gst_cuda_ccl_set_property(GObject* object, guint prop_id, const GVal
     case PROP_ABSORB_FRAMES: priv->options.absorb_frames = int(g_value_get_uint(value)); break;
     case PROP_CHROMA: priv->options.chroma = g_value_get_boolean(value); break;
     case PROP_SHOW_MASK: priv->show_mask = g_value_get_boolean(value); break;
+    case PROP_JOIN_PARTS: priv->join_parts = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -132,6 +135,7 @@ static void gst_cuda_ccl_get_property(GObject* object, guint prop_id, GValue* va
     case PROP_ABSORB_FRAMES: g_value_set_uint(value, guint(priv->options.absorb_frames)); break;
     case PROP_CHROMA: g_value_set_boolean(value, priv->options.chroma); break;
     case PROP_SHOW_MASK: g_value_set_boolean(value, priv->show_mask); break;
+    case PROP_JOIN_PARTS: g_value_set_boolean(value, priv->join_parts); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -268,7 +272,7 @@ static GstCclFrameSettings gst_cuda_ccl_frame_settings(GstCudaCcl* self) {
   GST_OBJECT_LOCK(self);
   const GstCclFrameSettings settings{ccl::adaptive_recipe(priv->options), bool(priv->attach_roi_meta),
                                      bool(priv->attach_analytics_meta), bool(priv->post_messages),
-                                     bool(priv->show_mask)};
+                                     bool(priv->show_mask), bool(priv->join_parts)};
   const ccl::Options defaults;
   const bool log_gpu_only =
       !priv->gpu_only_logged && priv->active_backend == GST_CUDA_CCL_ACTIVE_CPU &&
@@ -556,6 +560,16 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
                            "before the area filters): plane 0 255 for foreground and 0 for background, the other "
                            "planes 128, so a display shows it in black and white; the metadata is attached as usual",
                            DEFAULT_SHOW_MASK, flags));
+  g_object_class_install_property(
+      gobject_class, PROP_JOIN_PARTS,
+      g_param_spec_boolean("join-parts", "Join parts",
+                           "Report the parts of one object that the foreground cut apart (an object at night, "
+                           "one split by a pole) as one component: components inside the box where an object "
+                           "of the frame before is predicted, covering most of their joined box, are joined "
+                           "(union box, summed area, centroid of all their pixels, the first part's label); "
+                           "two objects that met are not. min-area and max-area pick the parts, max-objects "
+                           "counts the joined ones. Forgets the objects on caps change, flush and DISCONT",
+                           DEFAULT_JOIN_PARTS, flags));
 
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);

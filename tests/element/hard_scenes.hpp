@@ -25,6 +25,7 @@ struct FrameScore {
   int clutter_components = 0;  // overlap no true object's box and lie mostly on the swaying clutter
   int ghost_components = 0;    // lie mostly on a ghost, outside every true object's box
   int fragmented_objects = 0;  // true objects with more than one component mostly inside their box
+  int merged_components = 0;   // hold most of two true objects' boxes that lie apart (join-parts' false joins)
 };
 
 struct SceneScore {
@@ -34,6 +35,7 @@ struct SceneScore {
   int frames_with_false_object = 0;  // after warm-up
   int false_objects = 0;             // summed over the frames after warm-up
   int frames_with_fragment = 0;      // after warm-up
+  int frames_with_merge = 0;         // after warm-up
   // Light changes (gain-step, ir-switch): per change, the frames with a false object from its
   // first frame until the next change (or the end); the steady frames before the first change too.
   std::vector<int> change_frames, false_frames_after_change;
@@ -77,6 +79,15 @@ inline long overlap_area(const GstCclTruthBox& b, const ccl::Component& c) {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
+// Most of the true box inside the component's box.
+inline bool holds(const ccl::Component& c, const GstCclTruthBox& b) {
+  return 2 * overlap_area(b, c) > long(b.width) * b.height;
+}
+
+inline bool apart(const GstCclTruthBox& a, const GstCclTruthBox& b) {
+  return a.x + a.width < b.x || b.x + b.width < a.x || a.y + a.height < b.y || b.y + b.height < a.y;
+}
+
 inline FrameScore score_frame(const Frame& f, std::uint32_t min_area) {
   FrameScore s;
   for (const ccl::Component& c : f.components) {
@@ -89,6 +100,11 @@ inline FrameScore score_frame(const Frame& f, std::uint32_t min_area) {
     s.shadow_components += mostly_shadow;
     s.clutter_components += !on_object && 2 * pixels_on(c, f.clutter, f.objects) > box;
     s.ghost_components += 2 * pixels_on(c, f.ghosts, f.objects) > box;
+    bool merge = false;  // objects whose boxes touch may well be one component in the mask
+    for (const GstCclTruthBox& a : f.objects)
+      for (const GstCclTruthBox& b : f.objects)
+        merge |= &a < &b && holds(c, a) && holds(c, b) && apart(a, b);
+    s.merged_components += merge;
   }
   for (const GstCclTruthBox& b : f.objects) {
     int parts = 0;
@@ -110,6 +126,7 @@ inline SceneScore score(const std::vector<Frame>& frames, std::uint32_t min_area
     s.frames_with_false_object += p.false_objects > 0;
     s.false_objects += p.false_objects;
     s.frames_with_fragment += p.fragmented_objects > 0;
+    s.frames_with_merge += p.merged_components > 0;
     s.frames_with_shadow_component += p.shadow_components > 0;
     s.frames_with_clutter_component += p.clutter_components > 0;
   }
@@ -200,7 +217,8 @@ inline std::string summary(const SceneScore& s) {
   std::ostringstream o;
   const int judged = s.frames - s.warm_up;
   o << s.scene << " | " << s.line << " | frames with a false object " << s.frames_with_false_object << "/" << judged
-    << " (" << s.false_objects << " false objects) | frames with a fragmented object " << s.frames_with_fragment;
+    << " (" << s.false_objects << " false objects) | frames with a fragmented object " << s.frames_with_fragment
+    << " | with two objects in one component " << s.frames_with_merge;
   if (!s.change_frames.empty())
     o << " | light changes at " << list(s.change_frames) << ": frames with a false object after each "
       << list(s.false_frames_after_change) << " (before the first: " << s.false_frames_before_first_change << ")";

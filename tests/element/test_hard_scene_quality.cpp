@@ -38,6 +38,18 @@ TEST(HardSceneScore, CountsFalseShadowAndFragmentComponents) {
   EXPECT_EQ(s.ghost_components, 0);
   f.components.pop_back();
   EXPECT_EQ(hard::score_frame(f, 50).fragmented_objects, 0) << "a part under min-area is no fragment";
+  EXPECT_EQ(s.merged_components, 0);
+}
+
+TEST(HardSceneScore, CountsComponentsHoldingTwoObjectsApart) {
+  Frame f;
+  f.objects = {{0, 10, 10, 20, 20}, {0, 40, 10, 20, 20}, {0, 10, 30, 20, 10}};  // the third touches the first
+  f.components = {component(10, 10, 50, 20, 700)};
+  EXPECT_EQ(hard::score_frame(f, 50).merged_components, 1);
+  f.components = {component(10, 10, 20, 30, 500)};  // the first and the third: touching, so no false join
+  EXPECT_EQ(hard::score_frame(f, 50).merged_components, 0);
+  f.components = {component(10, 10, 35, 20, 500)};  // 5 of the second's 20 columns
+  EXPECT_EQ(hard::score_frame(f, 50).merged_components, 0);
 }
 
 TEST(HardSceneScore, FindsLightChangesAndGhostLifetimes) {
@@ -65,7 +77,8 @@ const char* const kLumaLine = "cudaccl foreground=adaptive min-area=50";
 const char* const kRecommended = "cudaccl foreground=adaptive chroma=true min-area=50";
 const char* const kLines[] = {"cudaccl foreground=motion min-area=50",
                               "cudaccl foreground=motion motion-factor=2 open=1 close=3 min-area=50", kLumaLine,
-                              kRecommended};
+                              kRecommended, "cudaccl foreground=adaptive min-area=50 join-parts=true",
+                              "cudaccl foreground=adaptive chroma=true min-area=50 join-parts=true"};
 bool luma_only(const char* line) { return std::string(line) == kLumaLine; }
 bool recommended(const char* line) { return std::string(line) == kRecommended; }
 

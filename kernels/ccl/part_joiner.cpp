@@ -1,0 +1,254 @@
+#include "ccl/part_joiner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ccl {
+namespace {
+
+constexpr int kCell = 32;  // grid cell side, px: a part's box meets few cells, a frame has few
+
+long overlap(const int (&a)[4], const int (&b)[4]) {
+  const long w = long(std::min(a[2], b[2])) - std::max(a[0], b[0]);
+  const long h = long(std::min(a[3], b[3])) - std::max(a[1], b[1]);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+int floor_half(int v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }  // floor(v / 2)
+
+// The exact coordinate sum behind a centroid: area * centroid lies within 1e-3 of the integer
+// sum (sums stay below 2^53), so rounding recovers it.
+std::uint64_t coordinate_sum(double centroid, std::uint32_t area) {
+  return std::uint64_t(std::llround(centroid * double(area)));
+}
+
+}  // namespace
+
+void PartJoiner::index_predictions(int width, int height) {
+  predicted_.clear();
+  for (const Object& o : before_)
+    predicted_.push_back({{o.box.b[0] + o.dx - rules_.margin, o.box.b[1] + o.dy - rules_.margin,
+                           o.box.b[2] + o.dx + rules_.margin, o.box.b[3] + o.dy + rules_.margin}});
+  cols_ = std::max(1, (width + kCell - 1) / kCell);
+  rows_ = std::max(1, (height + kCell - 1) / kCell);
+  const std::size_t cells = std::size_t(cols_) * std::size_t(rows_);
+  cell_start_.assign(cells + 1, 0);
+  cell_fill_.resize(cells);
+  // Count, then place: each cell's predicted boxes are cell_items_[cell_start_[c], cell_start_[c + 1]).
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::uint32_t k = 0; k < predicted_.size(); ++k) {
+      const Box& p = predicted_[k];
+      if (p.b[2] <= 0 || p.b[3] <= 0 || p.b[0] >= width || p.b[1] >= height) continue;  // off the frame
+      const int cx0 = std::max(0, p.b[0] / kCell), cy0 = std::max(0, p.b[1] / kCell);
+      const int cx1 = std::min(cols_ - 1, (p.b[2] - 1) / kCell), cy1 = std::min(rows_ - 1, (p.b[3] - 1) / kCell);
+      for (int cy = cy0; cy <= cy1; ++cy)
+        for (int cx = cx0; cx <= cx1; ++cx) {
+          const std::size_t c = std::size_t(cy) * std::size_t(cols_) + std::size_t(cx);
+          if (pass == 0) ++cell_start_[c + 1];
+          else cell_items_[cell_fill_[c]++] = k;
+        }
+    }
+    if (pass == 0) {
+      for (std::size_t c = 0; c < cells; ++c) cell_start_[c + 1] += cell_start_[c];
+      cell_items_.resize(cell_start_[cells]);
+      std::copy(cell_start_.begin(), cell_start_.end() - 1, cell_fill_.begin());
+    }
+  }
+  seen_.assign(predicted_.size(), 0);
+}
+
+PartJoiner::Touch PartJoiner::owner_of(const Component& part, std::uint32_t stamp) {
+  const int box[4] = {part.x, part.y, part.x + part.width, part.y + part.height};
+  const long area = long(part.width) * part.height;
+  Touch t{-1, -1, false};
+  int holder = -1, holders = 0, others = 0;
+  long most = 0;
+  const int cx0 = box[0] / kCell, cy0 = box[1] / kCell;
+  const int cx1 = std::min(cols_ - 1, (box[2] - 1) / kCell), cy1 = std::min(rows_ - 1, (box[3] - 1) / kCell);
+  for (int cy = cy0; cy <= cy1; ++cy)
+    for (int cx = cx0; cx <= cx1; ++cx) {
+      const std::size_t c = std::size_t(cy) * std::size_t(cols_) + std::size_t(cx);
+      for (std::uint32_t i = cell_start_[c]; i < cell_start_[c + 1]; ++i) {
+        const std::uint32_t k = cell_items_[i];
+        if (seen_[k] == stamp) continue;  // met in an earlier cell
+        seen_[k] = stamp;
+        const long inside = overlap(box, predicted_[k].b);
+        if (100 * inside >= long(rules_.share_in) * area) holder = int(k), ++holders;
+        else if (100 * inside > long(rules_.share_other) * area) ++others;
+        else continue;
+        if (t.nearest >= 0 && before_[std::size_t(t.nearest)].family != before_[k].family) t.mixed = true;
+        if (inside > most) most = inside, t.nearest = int(k);
+      }
+    }
+  if (holders == 1 && others == 0) t.owner = holder;
+  return t;
+}
+
+bool PartJoiner::fills(const Made& made) const {
+  const long box = long(made.box.b[2] - made.box.b[0]) * (made.box.b[3] - made.box.b[1]);
+  return 100 * made.covered >= long(rules_.fill) * box;
+}
+
+// Objects of one family (the parts that came off one object) join again once they fill their
+// joined box: one object's parts that parted for a frame, or reached it in separate boxes.
+void PartJoiner::join_families() {
+  std::sort(made_.begin(), made_.end(), [](const Made& a, const Made& b) {
+    return a.family != b.family ? a.family < b.family : a.label < b.label;
+  });
+  std::size_t out = 0;
+  for (std::size_t first = 0, end = 0; first < made_.size(); first = end) {
+    Made joined = made_[first];
+    std::size_t largest = first;
+    for (end = first + 1; end < made_.size() && made_[end].family == joined.family; ++end) {
+      merge(joined, made_[end]);
+      if (made_[end].area > made_[largest].area) largest = end;
+    }
+    if (end - first > 1 && fills(joined)) {
+      joined.followed = made_[largest].followed, joined.whole = false, joined.met = false;
+      made_[out++] = joined;
+    } else {
+      for (std::size_t j = first; j < end; ++j) made_[out++] = made_[j];
+    }
+  }
+  made_.resize(out);
+}
+
+PartJoiner::Made PartJoiner::single(const std::vector<Component>& parts, std::uint32_t i) const {
+  const Component& part = parts[i];
+  Made m;
+  m.box = {{part.x, part.y, part.x + part.width, part.y + part.height}};
+  m.label = part.label;
+  m.area = part.area;
+  m.sum_x = coordinate_sum(part.centroid_x, part.area);
+  m.sum_y = coordinate_sum(part.centroid_y, part.area);
+  m.covered = long(part.width) * part.height;
+  m.part = i;
+  m.parts = 1;
+  m.family = 0;
+  m.followed = -1;
+  m.whole = true;
+  m.met = false;
+  return m;
+}
+
+void PartJoiner::add_part(Made& made, const std::vector<Component>& parts, std::uint32_t i) const {
+  merge(made, single(parts, i));
+}
+
+void PartJoiner::merge(Made& made, const Made& p) {
+  made.box.b[0] = std::min(made.box.b[0], p.box.b[0]);
+  made.box.b[1] = std::min(made.box.b[1], p.box.b[1]);
+  made.box.b[2] = std::max(made.box.b[2], p.box.b[2]);
+  made.box.b[3] = std::max(made.box.b[3], p.box.b[3]);
+  made.label = std::min(made.label, p.label);
+  made.area += p.area;
+  made.sum_x += p.sum_x;
+  made.sum_y += p.sum_y;
+  made.covered += p.covered;
+  made.parts += p.parts;
+}
+
+void PartJoiner::join(Result& result, Order order, std::uint32_t max_objects) {
+  const std::vector<Component>& parts = result.components;
+  const std::size_t n = parts.size(), m = before_.size();
+  index_predictions(result.width, result.height);
+
+  // Each part's object of the frame before, then each object's parts (in list order).
+  touch_.resize(n);
+  member_start_.assign(m + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    touch_[i] = owner_of(parts[i], std::uint32_t(i + 1));
+    if (touch_[i].owner >= 0) ++member_start_[std::size_t(touch_[i].owner) + 1];
+  }
+  for (std::size_t k = 0; k < m; ++k) member_start_[k + 1] += member_start_[k];
+  members_.resize(member_start_[m]);
+  member_fill_.assign(member_start_.begin(), member_start_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i)
+    if (touch_[i].owner >= 0) members_[member_fill_[std::size_t(touch_[i].owner)]++] = std::uint32_t(i);
+
+  made_.clear();
+  // A part in no single object's box: two objects of different families met in it, or it carries
+  // on the family whose boxes it touches (an object moving faster than the margin), or it is new.
+  for (std::size_t i = 0; i < n; ++i) {
+    const Touch& t = touch_[i];
+    if (t.owner >= 0) continue;
+    Made p = single(parts, std::uint32_t(i));
+    p.met = t.mixed;
+    if (t.nearest >= 0 && !t.mixed && !before_[std::size_t(t.nearest)].met) {
+      p.family = before_[std::size_t(t.nearest)].family;
+      p.followed = t.nearest, p.whole = false;
+    } else {
+      p.family = next_family_++;
+    }
+    made_.push_back(p);
+  }
+  for (std::size_t k = 0; k < m; ++k) {
+    const std::uint32_t first = member_start_[k], end = member_start_[k + 1];
+    if (first == end) continue;
+    const Object& was = before_[k];
+    Made joined = single(parts, members_[first]);
+    for (std::uint32_t j = first + 1; j < end; ++j) add_part(joined, parts, members_[j]);
+    // Parts that cover little of their joined box (two cars that touched once, now diagonal), or
+    // of two objects that had met, stay apart; the largest carries the object on.
+    if (end - first == 1 || (!was.met && fills(joined))) {
+      joined.followed = int(k), joined.family = was.family, joined.met = was.met;
+      made_.push_back(joined);
+      continue;
+    }
+    std::uint32_t largest = first;
+    for (std::uint32_t j = first + 1; j < end; ++j)
+      if (parts[members_[j]].area > parts[members_[largest]].area) largest = j;
+    for (std::uint32_t j = first; j < end; ++j) {
+      Made p = single(parts, members_[j]);
+      p.whole = false;
+      p.family = was.met ? next_family_++ : was.family;  // two that met part as two families
+      if (j == largest) p.followed = int(k);
+      made_.push_back(p);
+    }
+  }
+  join_families();
+
+  // The next frame follows these objects. A whole one steps as its centre did; the largest part
+  // that came off one keeps its step (its own centre is not the object's), unless two had met.
+  now_.clear();
+  for (const Made& g : made_) {
+    Object o{g.box, 0, 0, g.family, g.met};
+    if (g.followed >= 0) {
+      const Object& was = before_[std::size_t(g.followed)];
+      if (g.whole) {
+        o.dx = floor_half(g.box.b[0] + g.box.b[2] - was.box.b[0] - was.box.b[2] + 1);
+        o.dy = floor_half(g.box.b[1] + g.box.b[3] - was.box.b[1] - was.box.b[3] + 1);
+      } else if (!was.met) {
+        o.dx = was.dx, o.dy = was.dy;
+      }
+    }
+    now_.push_back(o);
+  }
+  before_.swap(now_);
+
+  // The contract's order: raster = by first pixel (the smallest label); area = largest first.
+  std::sort(made_.begin(), made_.end(), [order](const Made& a, const Made& b) {
+    if (order == Order::Area && a.area != b.area) return a.area > b.area;
+    return a.label < b.label;
+  });
+  const std::size_t kept = std::min<std::size_t>(made_.size(), max_objects);
+  result.truncated = made_.size() > kept;
+  out_.resize(kept);
+  for (std::size_t i = 0; i < kept; ++i) {
+    const Made& g = made_[i];
+    Component& c = out_[i];
+    if (g.parts == 1) {  // as it came, to the bit
+      c = parts[g.part];
+      continue;
+    }
+    c.label = g.label;
+    c.area = g.area;
+    c.x = g.box.b[0], c.y = g.box.b[1];
+    c.width = g.box.b[2] - g.box.b[0], c.height = g.box.b[3] - g.box.b[1];
+    c.centroid_x = double(g.sum_x) / double(g.area);
+    c.centroid_y = double(g.sum_y) / double(g.area);
+  }
+  result.components.swap(out_);
+}
+
+}  // namespace ccl
