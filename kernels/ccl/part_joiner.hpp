@@ -13,7 +13,7 @@ namespace ccl {
 
 // Why these numbers: bench/quality/replay_grouping.py's FOLLOW replays, BENCHMARKS.md.
 struct PartJoinRules {
-  int margin = 4;        // px the predicted box grows by on every side
+  int margin = 6;        // px the predicted box grows by on every side
   int share_in = 80;     // % of a part's box inside one predicted box makes it that object's part
   int share_other = 20;  // ... unless another predicted box holds more than this % of it
   int fill = 70;         // % of the joined box the parts' boxes must cover (else each stays itself)
