@@ -108,6 +108,8 @@ std::string get_property(GstElement* e, const char* name) {
 std::string g_backend = "cuda";  // "cpu" with --cpu-element-check (system memory, no GPU)
 std::string g_foreground = "motion";
 bool g_chroma = false;  // --chroma: chroma=true, on frames whose ground has colour
+bool g_join_parts = false;  // --join-parts: join-parts=true (the host joins each frame's parts)
+std::string g_min_area;      // --min-area N: min-area=N (the recommended line's 50)
 
 Props element_props(guint in_flight, bool roi = false) {
   Props props{{"backend", g_backend},
@@ -116,6 +118,8 @@ Props element_props(guint in_flight, bool roi = false) {
               {"attach-roi-meta", roi ? "true" : "false"},
               {"frames-in-flight", std::to_string(in_flight)}};
   if (g_chroma) props.push_back({"chroma", "true"});
+  if (g_join_parts) props.push_back({"join-parts", "true"});
+  if (!g_min_area.empty()) props.push_back({"min-area", g_min_area});
   return props;
 }
 
@@ -727,7 +731,8 @@ void usage() {
       "  [--cv-warmup N] [--streams N] [--stream-frames-1080 N] [--stream-frames-2160 N]\n"
       "  [--stream-warmup-1080 N] [--stream-warmup-2160 N] [--cv-cap-s S]\n"
       "  [--only-1080 | --only-2160] [--no-roi-variant] [--host-only] [--cpu-element-check WxH]\n"
-      "  [--objects N] [--noise-sigma S] [--foreground motion|adaptive] [--chroma]\n"
+      "  [--objects N] [--noise-sigma S] [--foreground motion|adaptive] [--chroma] [--join-parts]\n"
+      "  [--min-area N]\n"
       "--host-only: no GPU; the scene, the host Sigma-Delta reference counts and the OpenCV peers\n"
       "--cpu-element-check WxH: no GPU; cudaccl backend=cpu on system memory through the benchmark's code\n");
 }
@@ -743,6 +748,10 @@ int main(int argc, char** argv) {
       g_foreground = argv[++i];
     else if (a == "--chroma")
       g_chroma = true;
+    else if (a == "--join-parts")
+      g_join_parts = true;
+    else if (v && a == "--min-area")
+      g_min_area = argv[++i];
     else if (a == "--only-1080")
       cfg.only_1080 = true;
     else if (a == "--only-2160")

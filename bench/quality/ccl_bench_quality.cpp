@@ -27,7 +27,7 @@
 namespace {
 
 // The line the figures use: the README's recommended line.
-const char* const kDefaultLine = "cudaccl foreground=adaptive chroma=true min-area=50 join-parts=true";
+const char* const kDefaultLine = "cudaccl foreground=adaptive chroma=true min-area=50";
 
 struct Args {
   std::string line = kDefaultLine;

@@ -48,9 +48,9 @@ class PartJoiner {
   struct Made {  // an object of this frame, before it becomes a Component
     Box box;
     std::uint32_t label, area;
-    std::uint64_t sum_x, sum_y;  // of its pixels' coordinates
+    std::uint64_t sum_x, sum_y;  // of its pixels' coordinates, once it has two parts
     long covered;                // pixels its parts' boxes cover (overlaps counted twice)
-    std::uint32_t part, parts;   // its first part's index in the list, and how many it has
+    std::uint32_t part, parts;   // its first part's index in the list (in label order), how many
     int followed;                // the object of the frame before it continues, or -1
     bool whole;                  // it is all of that object (else a part that came off it)
     std::uint64_t family;
@@ -59,15 +59,15 @@ class PartJoiner {
 
   void index_predictions(int width, int height);
   struct Touch {  // a part against the predicted boxes
-    int owner;     // the object whose box holds it alone, or -1
-    int nearest;   // the object whose box holds most of it (over the share that counts), or -1
-    bool mixed;    // boxes of two families hold parts of it
+    int owner;    // the object whose box holds it alone, or -1
+    int nearest;  // the object whose box holds most of it (over the share that counts), or -1
+    bool mixed;   // boxes of two families hold parts of it
   };
   // `stamp` is unique per part (marks predicted boxes already tested).
   Touch owner_of(const Component& part, std::uint32_t stamp);
   bool fills(const Made& made) const;
-  void join_families();
-  static void merge(Made& made, const Made& part);
+  void join_families(const std::vector<Component>& parts);
+  static void merge(Made& made, const Made& part, const std::vector<Component>& parts);
   void add_part(Made& made, const std::vector<Component>& parts, std::uint32_t i) const;
   Made single(const std::vector<Component>& parts, std::uint32_t i) const;
 
@@ -81,7 +81,11 @@ class PartJoiner {
   std::uint64_t next_family_ = 1;
   std::vector<std::uint32_t> member_start_, member_fill_, members_;  // per object before: its parts
   std::vector<Made> made_;
-  std::vector<Component> out_;  // the joined list, swapped with the parts' (kept for the next frame)
+  std::vector<int> family_slot_, next_kin_;  // per family its first Made; per Made the next of its family
+  std::vector<char> kin_state_;
+  std::vector<int> first_of_;          // per part: the Made it is the first part of, or -1
+  std::vector<std::uint32_t> listed_;  // the Mades in the contract's order
+  std::vector<Component> out_;         // the joined list, swapped with the parts' (kept for the next frame)
 };
 
 }  // namespace ccl

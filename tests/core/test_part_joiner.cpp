@@ -94,7 +94,7 @@ TEST(PartJoiner, TwoObjectsThatMetPartAsTwo) {
   expect_component(out[0], 1, 400, 3, 0, 20, 20, 12.5, 9.5);
   expect_component(out[1], 2, 400, 27, 0, 20, 20, 36.5, 9.5);
   // And the object the larger part carries on is one object again: its halves join.
-  const std::vector<ccl::Component> later = join(joiner, {rect(1, 3, 0, 9, 20), rect(2, 14, 0, 9, 20)});
+  const std::vector<ccl::Component> later = join(joiner, {rect(1, 1, 0, 9, 20), rect(2, 12, 0, 9, 20)});
   ASSERT_EQ(later.size(), 1u) << "a part of two that met is one object again once they parted";
 }
 

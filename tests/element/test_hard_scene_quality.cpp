@@ -1,10 +1,11 @@
 // What the foreground lines make of the hard scenes (issue 33), scored by hard_scenes.hpp and
-// printed. The recommended line, foreground=adaptive chroma=true join-parts=true (the scenes are
-// NV12), is bounded where it meets issue 33: at most 1 frame with a false object after a light change, no shadow as
-// its own component, a stopped object reported while it stands and its ghost gone within
-// absorb-frames (plus the frames its leaving takes), no false object on noise. The same line
-// without colour (what GRAY8 frames get) holds all but the shadows; both are held at the README's
-// fragment counts (seed 1; issue 33 aims at 0). The scorer is checked on hand-made frames.
+// printed. The recommended line, foreground=adaptive chroma=true (the scenes are NV12), with and
+// without join-parts=true, is bounded where it meets issue 33: at most 1 frame with a false object
+// after a light change, no shadow as its own component, a stopped object reported while it stands
+// and its ghost gone within absorb-frames (plus the frames its leaving takes), no false object on
+// noise. The same line without colour (what GRAY8 frames get) holds all but the shadows; all are
+// held at the README's fragment counts (seed 1; issue 33 aims at 0). The scorer is checked on
+// hand-made frames.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -73,13 +74,16 @@ TEST(HardSceneScore, FindsLightChangesAndGhostLifetimes) {
 
 // The lines measured: the plain motion line, issue 33's best hand-tuned one, the recommended one
 // without colour (GRAY8's), and the recommended one.
-const char* const kLumaLine = "cudaccl foreground=adaptive min-area=50 join-parts=true";
-const char* const kRecommended = "cudaccl foreground=adaptive chroma=true min-area=50 join-parts=true";
+const char* const kLumaLine = "cudaccl foreground=adaptive min-area=50";
+const char* const kRecommended = "cudaccl foreground=adaptive chroma=true min-area=50";
+const char* const kJoined = "cudaccl foreground=adaptive chroma=true min-area=50 join-parts=true";
 const char* const kLines[] = {"cudaccl foreground=motion min-area=50",
                               "cudaccl foreground=motion motion-factor=2 open=1 close=3 min-area=50", kLumaLine,
-                              kRecommended};
+                              kRecommended, kJoined};
 bool luma_only(const char* line) { return std::string(line) == kLumaLine; }
-bool recommended(const char* line) { return std::string(line) == kRecommended; }
+bool joined(const char* line) { return std::string(line) == kJoined; }
+// The recommended line, and the same with join-parts=true: the same bounds, their own fragments.
+bool recommended(const char* line) { return std::string(line) == kRecommended || joined(line); }
 
 void report(const hard::SceneScore& s) { std::printf("hard scene: %s\n", hard::summary(s).c_str()); }
 
@@ -122,12 +126,12 @@ TEST(HardSceneQuality, GainStep) {
     if (luma_only(line)) {
       EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
       EXPECT_EQ(s.false_frames_before_first_change, 0) << hard::summary(s);
-      expect_no_worse_than_readme(s, 3);
+      expect_no_worse_than_readme(s, 38);
     }
     if (recommended(line)) {
       EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
       EXPECT_EQ(s.false_frames_before_first_change, 0) << hard::summary(s);
-      expect_no_worse_than_readme(s, 2);
+      expect_no_worse_than_readme(s, joined(line) ? 2 : 4);
     }
   }
 }
@@ -141,11 +145,11 @@ TEST(HardSceneQuality, IrSwitch) {
     report(s);
     if (luma_only(line)) {
       EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
-      expect_no_worse_than_readme(s, 66);
+      expect_no_worse_than_readme(s, 165);
     }
     if (recommended(line)) {  // at night the colour is grey: the fragments left are the night's
       EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
-      expect_no_worse_than_readme(s, 62);
+      expect_no_worse_than_readme(s, joined(line) ? 62 : 130);
     }
   }
 }
@@ -171,7 +175,7 @@ TEST(HardSceneQuality, Sway) {
     const hard::SceneScore s = run("sway", line, 300);
     EXPECT_EQ(s.frames, 300);
     report(s);
-    if (luma_only(line)) expect_no_worse_than_readme(s, 1, 0, 49);
+    if (luma_only(line)) expect_no_worse_than_readme(s, 28, 0, 49);
     if (recommended(line)) expect_no_worse_than_readme(s, 0, 0, 50);
   }
 }
@@ -191,13 +195,13 @@ TEST(HardSceneQuality, StoppedObject) {
       // under 20 frames (under 60 pixels wide, leaving at 3 pixels a frame)
       EXPECT_LE(s.longest_ghost(), 100 + 20) << hard::summary(s);
       EXPECT_EQ(s.ghost_cleared, std::vector<bool>({true})) << hard::summary(s);
-      expect_no_worse_than_readme(s, 13);
+      expect_no_worse_than_readme(s, 61);
     }
     if (recommended(line)) {
       EXPECT_GE(s.still_frames_detected, 95) << hard::summary(s);
       EXPECT_LE(s.longest_ghost(), 100 + 20) << hard::summary(s);
       EXPECT_EQ(s.ghost_cleared, std::vector<bool>({true})) << hard::summary(s);
-      expect_no_worse_than_readme(s, 9);
+      expect_no_worse_than_readme(s, joined(line) ? 9 : 30);
     }
   }
 }
@@ -210,7 +214,7 @@ TEST(HardSceneQuality, Noise) {
     report(s);
     if (luma_only(line)) {
       EXPECT_EQ(s.frames_with_false_object, 0) << hard::summary(s);
-      expect_no_worse_than_readme(s, 51);
+      expect_no_worse_than_readme(s, 106);
     }
     if (recommended(line)) {
       EXPECT_EQ(s.frames_with_false_object, 0) << hard::summary(s);

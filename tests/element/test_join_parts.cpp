@@ -52,7 +52,7 @@ Object striped(int x, int y, bool cut) {
 
 // Pushes the frames through "cudaccl backend=<backend> <props>" (`discont`: frames flagged DISCONT).
 std::vector<ccl::Result> run(const std::string& props, const char* backend, const std::vector<frames::Frame>& fs,
-        const std::vector<std::size_t>& discont = {}) {
+                             const std::vector<std::size_t>& discont = {}) {
   const std::string line = std::string("cudaccl backend=") + backend + " " + props;
   GstHarness* h = gst_harness_new_parse(line.c_str());
   gst_harness_set_src_caps_str(h, elcheck::gray_caps(kW, kH).c_str());
@@ -122,7 +122,8 @@ class JoinParts : public ::testing::TestWithParam<const char*> {
 TEST_P(JoinParts, StripesOfOneObjectAreOneComponent) {
   const auto scene = striped_scene(12);
   for (const char* flight : {"1", "3"}) {
-    const std::vector<ccl::Result> joined = run(std::string("join-parts=true frames-in-flight=") + flight, GetParam(), frames_of(scene));
+    const std::vector<ccl::Result> joined =
+        run(std::string("join-parts=true frames-in-flight=") + flight, GetParam(), frames_of(scene));
     ASSERT_EQ(joined.size(), scene.size());
     for (std::size_t i = 0; i < scene.size(); ++i) {
       const std::vector<ccl::Component>& got = joined[i].components;
