@@ -565,10 +565,11 @@ static void gst_cuda_ccl_class_init(GstCudaCclClass* klass) {
       g_param_spec_boolean("join-parts", "Join parts",
                            "Report the parts of one object that the foreground cut apart (an object at night, "
                            "one split by a pole) as one component: components inside the box where an object "
-                           "of the frame before is predicted, covering most of their joined box, are joined "
-                           "(union box, summed area, centroid of all their pixels, the first part's label); "
-                           "two objects that met are not. min-area and max-area pick the parts, max-objects "
-                           "counts the joined ones. Forgets the objects on caps change, flush and DISCONT",
+                           "of the frame before is predicted, covering most of their joined box or lying side "
+                           "by side, are joined (union box, summed area, centroid of all their pixels, the "
+                           "first part's label); two objects that met are not. min-area and max-area pick the "
+                           "parts, max-objects counts the joined ones. Forgets the objects on caps change, "
+                           "flush and DISCONT",
                            DEFAULT_JOIN_PARTS, flags));
 
   gst_element_class_add_static_pad_template(element_class, &sink_template);

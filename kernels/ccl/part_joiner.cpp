@@ -89,9 +89,12 @@ PartJoiner::Touch PartJoiner::owner_of(const Component& part, std::uint32_t stam
   return t;
 }
 
-bool PartJoiner::fills(const Made& made) const {
-  const long box = long(made.box.b[2] - made.box.b[0]) * (made.box.b[3] - made.box.b[1]);
-  return 100 * made.covered >= long(rules_.fill) * box;
+// Parts that fill most of their joined box, or lie side by side (each as tall as most of it) or
+// stacked (each as wide), are one object's; two cars that touched once, now diagonal, are not.
+bool PartJoiner::one_object(const Made& made) const {
+  const long w = made.box.b[2] - made.box.b[0], h = made.box.b[3] - made.box.b[1];
+  const bool aligned = 100L * made.min_h >= rules_.span * h || 100L * made.min_w >= rules_.span * w;
+  return aligned || 100 * made.covered >= long(rules_.fill) * w * h;
 }
 
 // Objects of one family (the parts that came off one object) join again once they fill their
@@ -128,7 +131,7 @@ void PartJoiner::join_families(const std::vector<Component>& parts) {
       merge(joined, made_[std::size_t(k)], parts);
       if (made_[std::size_t(k)].area > made_[largest].area) largest = std::size_t(k);
     }
-    const bool together = fills(joined);
+    const bool together = one_object(joined);
     for (int k = next_kin_[g]; k >= 0; k = next_kin_[std::size_t(k)])
       kin_state_[std::size_t(k)] = together ? kGone : kKept;
     if (together) joined.followed = made_[largest].followed, joined.whole = false, joined.met = false;
@@ -145,6 +148,7 @@ PartJoiner::Made PartJoiner::single(const std::vector<Component>& parts, std::ui
   m.area = part.area;
   m.sum_x = m.sum_y = 0;  // summed once it joins another (merge)
   m.covered = long(part.width) * part.height;
+  m.min_w = part.width, m.min_h = part.height;
   m.part = i;
   m.parts = 1;
   m.family = 0;
@@ -176,6 +180,7 @@ void PartJoiner::merge(Made& made, const Made& p, const std::vector<Component>& 
   made.part = std::min(made.part, p.part);  // the list is in label order: the first part's index
   made.area += p.area;
   made.covered += p.covered;
+  made.min_w = std::min(made.min_w, p.min_w), made.min_h = std::min(made.min_h, p.min_h);
   made.parts += p.parts;
 }
 
@@ -221,7 +226,7 @@ void PartJoiner::join(Result& result, Order order, std::uint32_t max_objects) {
     for (std::uint32_t j = first + 1; j < end; ++j) add_part(joined, parts, members_[j]);
     // Parts that cover little of their joined box (two cars that touched once, now diagonal), or
     // of two objects that had met, stay apart; the largest carries the object on.
-    if (end - first == 1 || (!was.met && fills(joined))) {
+    if (end - first == 1 || (!was.met && one_object(joined))) {
       joined.followed = int(k), joined.family = was.family, joined.met = was.met;
       made_.push_back(joined);
       continue;

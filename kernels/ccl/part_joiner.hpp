@@ -16,7 +16,8 @@ struct PartJoinRules {
   int margin = 6;        // px the predicted box grows by on every side
   int share_in = 80;     // % of a part's box inside one predicted box makes it that object's part
   int share_other = 20;  // ... unless another predicted box holds more than this % of it
-  int fill = 70;         // % of the joined box the parts' boxes must cover (else each stays itself)
+  int fill = 70;         // % of the joined box the parts' boxes must cover (else each stays itself),
+  int span = 60;         // ... unless each part spans this % of its height (side by side) or width
 };
 
 // One stream's objects, followed from frame to frame. Not thread-safe: one per stream.
@@ -50,6 +51,7 @@ class PartJoiner {
     std::uint32_t label, area;
     std::uint64_t sum_x, sum_y;  // of its pixels' coordinates, once it has two parts
     long covered;                // pixels its parts' boxes cover (overlaps counted twice)
+    int min_w, min_h;            // its narrowest and its lowest part's
     std::uint32_t part, parts;   // its first part's index in the list (in label order), how many
     int followed;                // the object of the frame before it continues, or -1
     bool whole;                  // it is all of that object (else a part that came off it)
@@ -65,7 +67,7 @@ class PartJoiner {
   };
   // `stamp` is unique per part (marks predicted boxes already tested).
   Touch owner_of(const Component& part, std::uint32_t stamp);
-  bool fills(const Made& made) const;
+  bool one_object(const Made& made) const;
   void join_families(const std::vector<Component>& parts);
   static void merge(Made& made, const Made& part, const std::vector<Component>& parts);
   void add_part(Made& made, const std::vector<Component>& parts, std::uint32_t i) const;

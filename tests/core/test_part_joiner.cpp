@@ -84,6 +84,24 @@ TEST(PartJoiner, PartsThatFillLittleOfTheirBoxStayApart) {
   expect_component(out[1], 2, 81, 11, 11, 9, 9, 15, 15);
 }
 
+TEST(PartJoiner, ThinStripesSideBySideAreOne) {
+  ccl::PartJoiner joiner;
+  join(joiner, {rect(1, 10, 10, 40, 20)});
+  // Three 4 px stripes, full height: 240 of the joined 800 px box, but side by side.
+  std::vector<ccl::Component> out =
+      join(joiner, {rect(1, 10, 10, 4, 20), rect(2, 28, 10, 4, 20), rect(3, 46, 10, 4, 20)});
+  ASSERT_EQ(out.size(), 1u);
+  // x sums 20 * (10..13) = 920, 20 * (28..31) = 2360, 20 * (46..49) = 3800: 7080 / 240.
+  expect_component(out[0], 1, 240, 10, 10, 40, 20, 29.5, 19.5);
+  // Stacked bands, full width: joined too.
+  out = join(joiner, {rect(1, 10, 10, 40, 4), rect(2, 10, 26, 40, 4)});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].height, 20);
+  // Half as tall as their joined box and offset: neither side by side nor stacked, 25 % filled.
+  out = join(joiner, {rect(1, 10, 10, 10, 10), rect(2, 40, 20, 10, 10)});
+  EXPECT_EQ(out.size(), 2u);
+}
+
 TEST(PartJoiner, TwoObjectsThatMetPartAsTwo) {
   ccl::PartJoiner joiner;
   join(joiner, {rect(1, 0, 0, 20, 20), rect(2, 30, 0, 20, 20)});

@@ -149,7 +149,7 @@ TEST(HardSceneQuality, IrSwitch) {
     }
     if (recommended(line)) {  // at night the colour is grey: the fragments left are the night's
       EXPECT_LE(s.worst_after_change(), 1) << hard::summary(s);
-      expect_no_worse_than_readme(s, joined(line) ? 62 : 130);
+      expect_no_worse_than_readme(s, joined(line) ? 44 : 130);
     }
   }
 }
@@ -201,7 +201,7 @@ TEST(HardSceneQuality, StoppedObject) {
       EXPECT_GE(s.still_frames_detected, 95) << hard::summary(s);
       EXPECT_LE(s.longest_ghost(), 100 + 20) << hard::summary(s);
       EXPECT_EQ(s.ghost_cleared, std::vector<bool>({true})) << hard::summary(s);
-      expect_no_worse_than_readme(s, joined(line) ? 9 : 30);
+      expect_no_worse_than_readme(s, joined(line) ? 0 : 30);
     }
   }
 }
