@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ccl/finalize.hpp"
+#include "component_check.hpp"
 
 namespace {
 
@@ -24,18 +25,6 @@ ccl::ComponentStats stats(std::uint32_t area, int x0, int y0, int x1, int y1, st
 std::vector<ccl::ComponentStats> five() {
   return {stats(3, 0, 0, 1, 1, 1, 1), stats(1, 5, 0, 5, 0, 5, 0), stats(6, 2, 2, 4, 3, 18, 15),
           stats(3, 7, 1, 7, 3, 21, 6), stats(2, 0, 4, 1, 4, 1, 8)};
-}
-
-void expect_component(const ccl::Component& c, std::uint32_t label, std::uint32_t area, int x, int y, int w, int h,
-                      double cx, double cy) {
-  EXPECT_EQ(c.label, label);
-  EXPECT_EQ(c.area, area) << "label " << label;
-  EXPECT_EQ(c.x, x) << "label " << label;
-  EXPECT_EQ(c.y, y) << "label " << label;
-  EXPECT_EQ(c.width, w) << "label " << label;
-  EXPECT_EQ(c.height, h) << "label " << label;
-  EXPECT_EQ(c.centroid_x, cx) << "label " << label;
-  EXPECT_EQ(c.centroid_y, cy) << "label " << label;
 }
 
 TEST(Finalize, Empty) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ccl/part_joiner.hpp"
+#include "component_check.hpp"
 
 namespace {
 
@@ -20,18 +21,6 @@ ccl::Result frame(std::vector<ccl::Component> parts, int width = 200, int height
   r.n_components_total = std::uint32_t(parts.size() + 3);  // pretend three were filtered out
   r.components = std::move(parts);
   return r;
-}
-
-void expect_component(const ccl::Component& c, std::uint32_t label, std::uint32_t area, int x, int y, int w, int h,
-                      double cx, double cy) {
-  EXPECT_EQ(c.label, label);
-  EXPECT_EQ(c.area, area) << "label " << label;
-  EXPECT_EQ(c.x, x) << "label " << label;
-  EXPECT_EQ(c.y, y) << "label " << label;
-  EXPECT_EQ(c.width, w) << "label " << label;
-  EXPECT_EQ(c.height, h) << "label " << label;
-  EXPECT_EQ(c.centroid_x, cx) << "label " << label;
-  EXPECT_EQ(c.centroid_y, cy) << "label " << label;
 }
 
 std::vector<ccl::Component> join(ccl::PartJoiner& joiner, std::vector<ccl::Component> parts,
@@ -77,7 +66,8 @@ TEST(PartJoiner, EachObjectJoinsOnlyItsOwnParts) {
 TEST(PartJoiner, PartsThatFillLittleOfTheirBoxStayApart) {
   ccl::PartJoiner joiner;
   join(joiner, {rect(1, 0, 0, 20, 20)});
-  // Two 9 x 9 diagonal corners: 162 of the joined 400 px box, under 70 %.
+  // Two 9 x 9 diagonal corners: 162 of the joined 400 px box (under 70 %), each spanning 9 of its
+  // 20 rows and columns (under 60 %).
   const std::vector<ccl::Component> out = join(joiner, {rect(1, 0, 0, 9, 9), rect(2, 11, 11, 9, 9)});
   ASSERT_EQ(out.size(), 2u);
   expect_component(out[0], 1, 81, 0, 0, 9, 9, 4, 4);
