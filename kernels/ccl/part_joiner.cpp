@@ -186,10 +186,17 @@ void PartJoiner::merge(Made& made, const Made& p, const std::vector<Component>& 
 
 void PartJoiner::join(Result& result, Order order, std::uint32_t max_objects) {
   const std::vector<Component>& parts = result.components;
-  const std::size_t n = parts.size(), m = before_.size();
   index_predictions(result.width, result.height);
+  find_members(parts);
+  make_objects(parts);
+  join_families(parts);
+  follow_objects();
+  list_objects(result, order, max_objects);
+}
 
-  // Each part's object of the frame before, then each object's parts (in list order).
+// Each part's object of the frame before, then each object's parts (in list order).
+void PartJoiner::find_members(const std::vector<Component>& parts) {
+  const std::size_t n = parts.size(), m = before_.size();
   touch_.resize(n);
   member_start_.assign(m + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -201,11 +208,13 @@ void PartJoiner::join(Result& result, Order order, std::uint32_t max_objects) {
   member_fill_.assign(member_start_.begin(), member_start_.end() - 1);
   for (std::size_t i = 0; i < n; ++i)
     if (touch_[i].owner >= 0) members_[member_fill_[std::size_t(touch_[i].owner)]++] = std::uint32_t(i);
+}
 
+void PartJoiner::make_objects(const std::vector<Component>& parts) {
   made_.clear();
   // A part in no single object's box: two objects of different families met in it, or it carries
   // on the family whose boxes it touches (an object moving faster than the margin), or it is new.
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < parts.size(); ++i) {
     const Touch& t = touch_[i];
     if (t.owner >= 0) continue;
     Made p = single(parts, std::uint32_t(i));
@@ -218,7 +227,7 @@ void PartJoiner::join(Result& result, Order order, std::uint32_t max_objects) {
     }
     made_.push_back(p);
   }
-  for (std::size_t k = 0; k < m; ++k) {
+  for (std::size_t k = 0; k < before_.size(); ++k) {
     const std::uint32_t first = member_start_[k], end = member_start_[k + 1];
     if (first == end) continue;
     const Object& was = before_[k];
@@ -242,8 +251,9 @@ void PartJoiner::join(Result& result, Order order, std::uint32_t max_objects) {
       made_.push_back(p);
     }
   }
-  join_families(parts);
+}
 
+void PartJoiner::follow_objects() {
   // The next frame follows these objects. A whole one steps as its centre did; the largest part
   // that came off one keeps its step (its own centre is not the object's), unless two had met.
   now_.clear();
@@ -261,7 +271,11 @@ void PartJoiner::join(Result& result, Order order, std::uint32_t max_objects) {
     now_.push_back(o);
   }
   before_.swap(now_);
+}
 
+void PartJoiner::list_objects(Result& result, Order order, std::uint32_t max_objects) {
+  const std::vector<Component>& parts = result.components;
+  const std::size_t n = parts.size();
   // The contract's order. The parts came in label order, so raster order is the order of each
   // object's first part (no sort); area order sorts by area, ties by label.
   listed_.clear();

@@ -68,6 +68,11 @@ class PartJoiner {
   // `stamp` is unique per part (marks predicted boxes already tested).
   Touch owner_of(const Component& part, std::uint32_t stamp);
   bool one_object(const Made& made) const;
+  // join()'s steps, in order.
+  void find_members(const std::vector<Component>& parts);
+  void make_objects(const std::vector<Component>& parts);
+  void follow_objects();  // this frame's objects become the next frame's to follow
+  void list_objects(Result& result, Order order, std::uint32_t max_objects);
   void join_families(const std::vector<Component>& parts);
   static void merge(Made& made, const Made& part, const std::vector<Component>& parts);
   void add_part(Made& made, const std::vector<Component>& parts, std::uint32_t i) const;
