@@ -68,17 +68,19 @@ void GstCclFrameRing::attach_outputs(const Slot& slot, GstBuffer* buffer) {
 #endif
   if (slot.settings.post_messages) {
     const GstCclFrameTimes times = gst_ccl_outputs_frame_times(trans_->segment, buffer);
-    gst_element_post_message(GST_ELEMENT(trans_), gst_message_new_element(GST_OBJECT(trans_),
-                                                                          gst_ccl_outputs_message_structure(result, times)));
+    gst_element_post_message(
+        GST_ELEMENT(trans_),
+        gst_message_new_element(GST_OBJECT(trans_), gst_ccl_outputs_message_structure(result, times)));
   }
   GST_LOG_OBJECT(trans_, "%zu of %u components%s", result.components.size(), result.n_components_total,
                  result.truncated ? " (truncated)" : "");
 }
 
 void GstCclFrameRing::join_parts(Slot& slot) {
-  if (slot.discont || !slot.settings.join_parts) joiner_.reset();
   if (slot.settings.join_parts)
     joiner_.join(slot.result, slot.settings.options.order, slot.settings.options.max_objects);
+  else
+    joiner_.reset();  // turned on again later, it starts afresh
 }
 
 GstFlowReturn GstCclFrameRing::finish_oldest(const GstVideoInfo& info, GstBuffer** out) {
@@ -86,6 +88,7 @@ GstFlowReturn GstCclFrameRing::finish_oldest(const GstVideoInfo& info, GstBuffer
   --pending_;
   *out = nullptr;
   GstBuffer* buffer = std::exchange(slot.buffer, nullptr);
+  if (slot.discont) joiner_.reset();  // in frame order, as the background model was at submit
   if (slot.labelling) {
     slot.labelling = false;
     try {
@@ -94,7 +97,6 @@ GstFlowReturn GstCclFrameRing::finish_oldest(const GstVideoInfo& info, GstBuffer
       slot.failure = std::current_exception();
     }
   } else if (!slot.failure) {
-    if (slot.discont) joiner_.reset();
     *out = buffer;  // an empty gap goes on as it came
     return GST_FLOW_OK;
   }
@@ -117,8 +119,10 @@ GstFlowReturn GstCclFrameRing::drain(const GstVideoInfo& info, GstPad* srcpad) {
     // After a flow that ends the stream downstream (not a branch unlinked for a moment), the
     // frames left are only finished.
     const bool pushing = first == GST_FLOW_OK || first == GST_FLOW_NOT_LINKED;
-    if (buffer && pushing) flow = gst_pad_push(srcpad, buffer);
-    else if (buffer) gst_buffer_unref(buffer);
+    if (buffer && pushing)
+      flow = gst_pad_push(srcpad, buffer);
+    else if (buffer)
+      gst_buffer_unref(buffer);
     if (flow != GST_FLOW_OK && (first == GST_FLOW_OK || first == GST_FLOW_NOT_LINKED)) first = flow;
   }
   return first;

@@ -97,8 +97,8 @@ bool PartJoiner::one_object(const Made& made) const {
   return aligned || 100 * made.covered >= long(rules_.fill) * w * h;
 }
 
-// Objects of one family (the parts that came off one object) join again once they fill their
-// joined box: one object's parts that parted for a frame, or reached it in separate boxes.
+// Objects of one family (the parts that came off one object) join again once they pass
+// one_object(): one object's parts that parted for a frame, or reached it in separate boxes.
 void PartJoiner::join_families(const std::vector<Component>& parts) {
   // Chains of Mades per family through a small open-addressed table (no sort: O(n)).
   const std::size_t n = made_.size();
@@ -144,7 +144,6 @@ PartJoiner::Made PartJoiner::single(const std::vector<Component>& parts, std::ui
   const Component& part = parts[i];
   Made m;
   m.box = {{part.x, part.y, part.x + part.width, part.y + part.height}};
-  m.label = part.label;
   m.area = part.area;
   m.sum_x = m.sum_y = 0;  // summed once it joins another (merge)
   m.covered = long(part.width) * part.height;
@@ -176,8 +175,7 @@ void PartJoiner::merge(Made& made, const Made& p, const std::vector<Component>& 
   made.box.b[1] = std::min(made.box.b[1], p.box.b[1]);
   made.box.b[2] = std::max(made.box.b[2], p.box.b[2]);
   made.box.b[3] = std::max(made.box.b[3], p.box.b[3]);
-  made.label = std::min(made.label, p.label);
-  made.part = std::min(made.part, p.part);  // the list is in label order: the first part's index
+  made.part = std::min(made.part, p.part);  // the list is in label order: its smallest label's part
   made.area += p.area;
   made.covered += p.covered;
   made.min_w = std::min(made.min_w, p.min_w), made.min_h = std::min(made.min_h, p.min_h);
@@ -296,7 +294,7 @@ void PartJoiner::list_objects(Result& result, Order order, std::uint32_t max_obj
       c = parts[g.part];
       continue;
     }
-    c.label = g.label;
+    c.label = parts[g.part].label;
     c.area = g.area;
     c.x = g.box.b[0], c.y = g.box.b[1];
     c.width = g.box.b[2] - g.box.b[0], c.height = g.box.b[3] - g.box.b[1];

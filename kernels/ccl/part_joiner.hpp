@@ -48,11 +48,11 @@ class PartJoiner {
   };
   struct Made {  // an object of this frame, before it becomes a Component
     Box box;
-    std::uint32_t label, area;
+    std::uint32_t area;
     std::uint64_t sum_x, sum_y;  // of its pixels' coordinates, once it has two parts
     long covered;                // pixels its parts' boxes cover (overlaps counted twice)
     int min_w, min_h;            // its narrowest and its lowest part's
-    std::uint32_t part, parts;   // its first part's index in the list (in label order), how many
+    std::uint32_t part, parts;   // its first part's index (the one with its label), how many
     int followed;                // the object of the frame before it continues, or -1
     bool whole;                  // it is all of that object (else a part that came off it)
     std::uint64_t family;
@@ -81,7 +81,7 @@ class PartJoiner {
   PartJoinRules rules_;
   std::vector<Object> before_, now_;
   std::vector<Box> predicted_;
-  // A grid of 32 px cells over the frame, each listing the predicted boxes over it.
+  // A grid of kCell (64) px cells over the frame, each listing the predicted boxes over it.
   int cols_ = 0, rows_ = 0;
   std::vector<std::uint32_t> cell_start_, cell_fill_, cell_items_, seen_;
   std::vector<Touch> touch_;  // per part
