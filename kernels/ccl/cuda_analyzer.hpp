@@ -45,10 +45,11 @@ class CudaAnalyzer final : public Analyzer {
   void release();
   // Device memory held now (scratch and upload copy), in bytes.
   std::size_t device_bytes() const;
-  // CUDA graphs held for the frames seen. A frame in raster order without an area filter (the
-  // default) is queued as one graph kept per frame buffer and options (up to 64, then reused); with
-  // order=area, an area filter, or an algorithm that waits for the device between passes (8dls,
-  // m8dls), each operation is queued by itself. The graphs' own device memory is small and not in
+  // CUDA graphs held for the frames seen. A frame in raster order (the default) is queued as one
+  // graph kept per frame buffer and options (up to 64, then reused), an area filter applied to its
+  // list on the host (the device compacts instead after a frame of over 16384 components); with
+  // order=area, or an algorithm that waits for the device between passes (8dls, m8dls), each
+  // operation is queued by itself. The graphs' own device memory is small and not in
   // device_bytes().
   std::size_t graphs_kept() const;
 

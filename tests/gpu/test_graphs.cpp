@@ -2,7 +2,9 @@
 // these check that a replay reads the buffer's new contents, that no graph outlives the scratch or
 // host list it points at, that buffers beyond the graphs kept reuse old graphs correctly, that the
 // early-gather guess follows the component count up and down (past what is gathered early, too),
-// and that graphs run on the legacy default stream as well. CUDA == CPU == oracle.
+// that an area filter in raster order is applied on the host to a graph's list (and on the device
+// after a crowded frame), and that graphs run on the legacy default stream as well. CUDA == CPU ==
+// oracle.
 #include <algorithm>
 #include <random>
 #include <vector>
@@ -167,8 +169,9 @@ TEST(Graphs, LegacyStreamRunsGraphsToo) {
 }
 
 TEST(Graphs, OnlyWhereTheFrameNeedsNoWait) {
-  // 8dls waits for the device between passes, and area order or an area filter wait for the
-  // counts before the compaction: those frames are queued one operation at a time.
+  // 8dls waits for the device between passes, and area order waits for the counts before the
+  // sort: those frames are queued one operation at a time. An area filter in raster order is
+  // applied on the host to the one graph's list.
   const gpu_test::Stream stream;
   ccl::CudaAnalyzer gpu(stream.get());
   const DeviceFrames d(random_frames(4, 97, 61, 1200));
@@ -177,15 +180,47 @@ TEST(Graphs, OnlyWhereTheFrameNeedsNoWait) {
   for (std::size_t i = 0; i < d.size(); ++i) expect_agree(gpu, d, i, o);
   o.algorithm = ccl::Algorithm::OptimizedUF;
   o.order = ccl::Order::Area;
-  for (std::size_t i = 0; i < d.size(); ++i) expect_agree(gpu, d, i, o);
-  o.order = ccl::Order::Raster;
   o.min_area = 3;
   for (std::size_t i = 0; i < d.size(); ++i) expect_agree(gpu, d, i, o);
   EXPECT_EQ(gpu.graphs_kept(), 0u);
+  o.order = ccl::Order::Raster;
+  for (std::size_t i = 0; i < d.size(); ++i) expect_agree(gpu, d, i, o);
+  EXPECT_GE(gpu.graphs_kept(), d.size()) << "an area filter in raster order: a graph per buffer";
   o.min_area = 0;
   o.algorithm = ccl::Algorithm::ColumnRuns;
   for (std::size_t i = 0; i < d.size(); ++i) expect_agree(gpu, d, i, o);
-  EXPECT_GT(gpu.graphs_kept(), 0u);
+  EXPECT_GT(gpu.graphs_kept(), d.size());
+}
+
+TEST(Graphs, AreaFilterOnTheHostUntilAFrameIsCrowded) {
+  // Raster order with min_area, max_area and max_objects: frames are gathered whole by one graph
+  // and filtered on the host, except the frame after one of over 16384 components, which the
+  // device compacts (no graph). Both give the CPU's and the oracle's lists, truncation included.
+  const int w = 640, h = 480;
+  std::vector<frames::Frame> fs;
+  fs.push_back(frames::checkerboard(w, h));  // 153,600 components (4-connectivity)
+  for (int d : {30, 2, 45, 10}) fs.push_back(frames::random(w, h, d, 4, std::uint32_t(700 + d)));  // < 16384 each
+  fs.push_back(frames::blank("empty", w, h));
+  const DeviceFrames d(fs);
+  ccl::Options filtered, capped, narrow;
+  filtered.connectivity = capped.connectivity = narrow.connectivity = 4;
+  filtered.min_area = 40;
+  capped.min_area = 17, capped.max_objects = 40;
+  narrow.min_area = 1, narrow.max_area = 16;  // the checkerboard's squares, the random frames' single cells
+  for (const ccl::Options& o : {filtered, capped, narrow}) {
+    const gpu_test::Stream stream;
+    ccl::CudaAnalyzer gpu(stream.get());
+    expect_agree(gpu, d, 0, o);  // filtered on the host; its 153,600 components move the host list (no graph kept)
+    expect_agree(gpu, d, 1, o);  // after 153,600 components: the device compacts, no graph
+    EXPECT_EQ(gpu.graphs_kept(), 0u) << "the frame after a crowded one is compacted on the device";
+    expect_agree(gpu, d, 1, o);
+    EXPECT_EQ(gpu.graphs_kept(), 1u) << "the frame after an uncrowded one is one graph, filtered on the host";
+    for (int lap = 0; lap < 2; ++lap)
+      for (std::size_t i = 1; i < d.size(); ++i) expect_agree(gpu, d, i, o);
+    EXPECT_GE(gpu.graphs_kept(), d.size()) << "frames after uncrowded ones filter on the host";
+    expect_agree(gpu, d, 0, o);
+    expect_agree(gpu, d, 2, o);
+  }
 }
 
 }  // namespace

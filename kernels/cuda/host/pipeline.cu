@@ -106,6 +106,28 @@ bool features_at_roots(const Options& options) {
   return options.analysis == Analysis::FlslCd || options.analysis == Analysis::Flsl;
 }
 
+// Raster order with an area filter: a frame whose frame before had at most this many components
+// is gathered whole in its one wait and filtered on the host (the labels count every component
+// either way, so the list is the device compaction's to the byte); beyond, the device compacts
+// and waits twice, but sends only the kept components across the bus.
+constexpr std::uint32_t kMostFilteredOnHost = kMostExpected;
+
+// The area filter and max_objects, as finalize() applies them, on a list in raster order that
+// holds every component.
+void keep_in_range(const Options& asked, Result& result) {
+  std::size_t kept = 0;
+  result.truncated = false;
+  for (const Component& c : result.components) {
+    if (c.area < asked.min_area || c.area > asked.max_area) continue;
+    if (kept == asked.max_objects) {
+      result.truncated = true;
+      break;
+    }
+    result.components[kept++] = c;
+  }
+  result.components.resize(kept);
+}
+
 // Kernels only, no host wait in between: the work can be captured into a graph.
 bool capturable(const Options& options) {
   return options.algorithm != Algorithm::EightDLS && options.algorithm != Algorithm::M8DLS;
@@ -255,17 +277,21 @@ void FramePipeline::submit(const ImageView& image, const Options& options, const
   validate(image, mask);
   if (labels && (labels->data == nullptr || labels->stride < image.width))
     throw Error(Error::Kind::InvalidArgument, "label map needs device memory and a stride of at least the width");
+  Options labelled = options;
+  // A frame that filters on the host is labelled and gathered as one without filters (one graph).
+  const bool filter_on_host = options.order == Order::Raster && filters_area(options) &&
+                              components_before_ <= kMostFilteredOnHost;
+  if (filter_on_host) labelled.min_area = 0, labelled.max_area = labelled.max_objects = kUnlimited;
+  ImageView labelled_image = image;
   if (foreground_stage_needed(options)) {
     // From here on the frame is the 0/1 mask plane, labelled like any plane with threshold 0.
-    Options labelled = options;
     labelled.threshold = 0;
     labelled.foreground = Foreground::Threshold;
     labelled.open_radius = labelled.close_radius = labelled.shrink_radius = 0;
-    frame_ =
-        PendingFrame{queue_foreground(image, options), labelled, labels ? *labels : LabelView{}, timer_, 0, MaskView{}};
-  } else {
-    frame_ = PendingFrame{image, options, labels ? *labels : LabelView{}, timer_, 0, MaskView{}};
+    labelled_image = queue_foreground(image, options);
   }
+  frame_ = PendingFrame{labelled_image, labelled, labels ? *labels : LabelView{}, timer_, 0, MaskView{},
+                        filter_on_host ? options : Options{}, filter_on_host};
   try {
     submit_frame();
     // After the labelling, so `mask` may be plane 0 itself. Without the foreground stage a frame
@@ -287,6 +313,8 @@ void FramePipeline::collect(Result& result) {
   pending_ = false;
   try {
     collect_frame(result);
+    components_before_ = result.n_components_total;
+    if (frame_.filter_on_host) keep_in_range(frame_.asked, result);
     const MaskView& host = frame_.host_mask;
     if (host.data) {  // the mask went into the upload copy (pitch = width) in submit()
       check(cudaMemcpy2DAsync(host.data, host.stride, upload_, frame_.image.width, frame_.image.width,

@@ -1,6 +1,7 @@
 // One frame through the CUDA backend: label, analyze, count, and compact the kept components
 // (straight into pinned host memory when few), waiting for the device once a frame where the order
-// and the filters allow (raster order, no area filter). CudaAnalyzer is this class behind the
+// allows (raster order; an area filter is then applied on the host while frames stay under 16384
+// components). CudaAnalyzer is this class behind the
 // public header; ccl::Profiling (ccl/profiling.hpp) reaches its timer and switches.
 #pragma once
 
@@ -58,8 +59,8 @@ class FramePipeline {
   void set_background_model(std::shared_ptr<CudaBackgroundModel> model) { model_ = std::move(model); }
 
   cudaStream_t stream() const { return stream_; }
-  // Frames are queued as CUDA graphs where their options allow (raster order, no area filter, an
-  // algorithm that does not wait: the defaults); off, every operation is queued by itself (the
+  // Frames are queued as CUDA graphs where their options allow (raster order, an area filter only
+  // on the host, an algorithm that does not wait: the defaults); off, every operation is queued by itself (the
   // benchmarks compare both).
   void use_graphs(bool on) { use_graphs_ = on; }
   // Marks each stage of the frames that follow on `timer` (null: none); timed frames are queued
@@ -103,6 +104,7 @@ class FramePipeline {
   FrameCounts* host_counts_ = nullptr;  // pinned, one block with host_components_; the device writes both
   Component* host_components_ = nullptr;  // grown only when a frame keeps more
   std::size_t host_capacity_ = 0;
+  std::uint32_t components_before_ = 0;  // the last frame's n_components_total: filter on the host?
   std::uint32_t expected_kept_ = 0;  // components gathered and copied before the counts are known (0: none yet)
   std::uint8_t* upload_ = nullptr;  // run_host's device copy of the frame, pitch = width
   std::size_t upload_bytes_ = 0;
@@ -119,6 +121,8 @@ class FramePipeline {
     StageTimer* timer;
     std::uint32_t expected;  // components gathered before the counts were known
     MaskView host_mask;      // submit_host()'s mask destination, copied from upload_ in collect()
+    Options asked;           // with filter_on_host: the caller's area filter and max_objects
+    bool filter_on_host;     // labelled and gathered unfiltered; collect() filters the list
   };
   PendingFrame frame_{};
   bool pending_ = false;

@@ -17,8 +17,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kCountBlocks = 512;
 
-bool filters_area(const Options& o) { return o.min_area > 0 || o.max_area != kUnlimited; }
-
 unsigned blocks_for(std::size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 
 // n_in_range starts at n (the kernel that numbers the components writes both), so counting the ones
@@ -118,6 +116,8 @@ std::size_t compact_temp_bytes(std::size_t max_components) {
         "cub::DeviceSelect::If (size query)");
   return std::max(sort_bytes, select_bytes);
 }
+
+bool filters_area(const Options& o) { return o.min_area > 0 || o.max_area != kUnlimited; }
 
 bool keeps_without_counts(const Options& options) { return options.order == Order::Raster && !filters_area(options); }
 

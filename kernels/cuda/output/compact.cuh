@@ -29,6 +29,9 @@ struct CompactionWork {
   std::size_t cub_temp_bytes;
 };
 
+// Whether min_area or max_area leaves components out.
+bool filters_area(const Options& options);
+
 // Whether the kept components follow from the counts alone (raster order, no area filter), so
 // they can be gathered before the host has read the counts.
 bool keeps_without_counts(const Options& options);
