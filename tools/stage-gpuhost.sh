@@ -12,7 +12,7 @@ rm -rf .gpurun && mkdir -p .gpurun/hostlib
 for f in gst/libgstccl.so gst/ccl/libgstcclmeta-1.0.so.1 \
          tests/gpu/ccl-test-gpu tests/element/ccl-test-element tests/reliability/ccl-test-reliability \
          bench/gpu/ccl-bench-gpu bench/element/ccl-bench-element bench/foreground/ccl-bench-foreground \
-         bench/quality/ccl-bench-quality \
+         bench/quality/ccl-bench-quality bench/joiner/ccl-bench-joiner \
          bench/roi_metas/ccl-bench-roi-metas; do
   [ -e "$src/$f" ] || continue
   mkdir -p ".gpurun/build/$(dirname "$f")"

@@ -6,12 +6,12 @@
 namespace ccl {
 namespace {
 
-constexpr int kCell = 64;  // grid cell side, px: a part's box meets few cells, a 1080p frame 510
-
-long overlap(const int (&a)[4], const int (&b)[4]) {
-  const long w = long(std::min(a[2], b[2])) - std::max(a[0], b[0]);
-  const long h = long(std::min(a[3], b[3])) - std::max(a[1], b[1]);
-  return w > 0 && h > 0 ? w * h : 0;
+// The grid's cells are about one per predicted box (a cell lists few boxes however many objects
+// the frame before had), 8 to 256 px a side, a power of two.
+int cell_shift(int width, int height, std::size_t boxes) {
+  int shift = 3;
+  while (shift < 8 && (std::size_t(1) << (2 * shift)) * boxes < std::size_t(width) * std::size_t(height)) ++shift;
+  return shift;
 }
 
 int floor_half(int v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }  // floor(v / 2)
@@ -29,8 +29,9 @@ void PartJoiner::index_predictions(int width, int height) {
   for (const Object& o : before_)
     predicted_.push_back({{o.box.b[0] + o.dx - rules_.margin, o.box.b[1] + o.dy - rules_.margin,
                            o.box.b[2] + o.dx + rules_.margin, o.box.b[3] + o.dy + rules_.margin}});
-  cols_ = std::max(1, (width + kCell - 1) / kCell);
-  rows_ = std::max(1, (height + kCell - 1) / kCell);
+  shift_ = cell_shift(width, height, predicted_.size());
+  cols_ = std::max(1, ((width - 1) >> shift_) + 1);
+  rows_ = std::max(1, ((height - 1) >> shift_) + 1);
   const std::size_t cells = std::size_t(cols_) * std::size_t(rows_);
   cell_start_.assign(cells + 1, 0);
   cell_fill_.resize(cells);
@@ -39,15 +40,15 @@ void PartJoiner::index_predictions(int width, int height) {
     for (std::uint32_t k = 0; k < predicted_.size(); ++k) {
       const Box& p = predicted_[k];
       if (p.b[2] <= 0 || p.b[3] <= 0 || p.b[0] >= width || p.b[1] >= height) continue;  // off the frame
-      const int cx0 = std::max(0, p.b[0] / kCell), cy0 = std::max(0, p.b[1] / kCell);
-      const int cx1 = std::min(cols_ - 1, (p.b[2] - 1) / kCell), cy1 = std::min(rows_ - 1, (p.b[3] - 1) / kCell);
+      const int cx0 = std::max(0, p.b[0]) >> shift_, cy0 = std::max(0, p.b[1]) >> shift_;
+      const int cx1 = std::min(cols_ - 1, (p.b[2] - 1) >> shift_), cy1 = std::min(rows_ - 1, (p.b[3] - 1) >> shift_);
       for (int cy = cy0; cy <= cy1; ++cy)
         for (int cx = cx0; cx <= cx1; ++cx) {
           const std::size_t c = std::size_t(cy) * std::size_t(cols_) + std::size_t(cx);
           if (pass == 0)
             ++cell_start_[c + 1];
           else
-            cell_items_[cell_fill_[c]++] = k;
+            cell_items_[cell_fill_[c]++] = {p, int(k), cx0, cy0};
         }
     }
     if (pass == 0) {
@@ -56,33 +57,35 @@ void PartJoiner::index_predictions(int width, int height) {
       std::copy(cell_start_.begin(), cell_start_.end() - 1, cell_fill_.begin());
     }
   }
-  seen_.assign(predicted_.size(), 0);
 }
 
-PartJoiner::Touch PartJoiner::owner_of(const Component& part, std::uint32_t stamp) {
+PartJoiner::Touch PartJoiner::owner_of(const Component& part) const {
   const int box[4] = {part.x, part.y, part.x + part.width, part.y + part.height};
   const long area = long(part.width) * part.height;
   Touch t{-1, -1, false};
   int holder = -1, holders = 0, others = 0;
   long most = 0;
-  const int cx0 = box[0] / kCell, cy0 = box[1] / kCell;
-  const int cx1 = std::min(cols_ - 1, (box[2] - 1) / kCell), cy1 = std::min(rows_ - 1, (box[3] - 1) / kCell);
+  const int cx0 = box[0] >> shift_, cy0 = box[1] >> shift_;
+  const int cx1 = std::min(cols_ - 1, (box[2] - 1) >> shift_), cy1 = std::min(rows_ - 1, (box[3] - 1) >> shift_);
   for (int cy = cy0; cy <= cy1; ++cy)
     for (int cx = cx0; cx <= cx1; ++cx) {
       const std::size_t c = std::size_t(cy) * std::size_t(cols_) + std::size_t(cx);
       for (std::uint32_t i = cell_start_[c]; i < cell_start_[c + 1]; ++i) {
-        const std::uint32_t k = cell_items_[i];
-        if (seen_[k] == stamp) continue;  // met in an earlier cell
-        seen_[k] = stamp;
-        const long inside = overlap(box, predicted_[k].b);
+        const CellItem& p = cell_items_[i];
+        // Branch-free up to the rare box that holds a share of the part; a pair is measured in
+        // one cell only, the first both lie in.
+        const int w = std::min(box[2], p.box.b[2]) - std::max(box[0], p.box.b[0]);
+        const int h = std::min(box[3], p.box.b[3]) - std::max(box[1], p.box.b[1]);
+        const bool here = (std::max(cx0, p.cx0) == cx) & (std::max(cy0, p.cy0) == cy);
+        const long inside = (w > 0) & (h > 0) & here ? long(w) * h : 0;
+        if (100 * inside <= long(rules_.share_other) * area) continue;
+        const int k = p.object;
         if (100 * inside >= long(rules_.share_in) * area)
-          holder = int(k), ++holders;
-        else if (100 * inside > long(rules_.share_other) * area)
-          ++others;
+          holder = k, ++holders;
         else
-          continue;
-        if (t.nearest >= 0 && before_[std::size_t(t.nearest)].family != before_[k].family) t.mixed = true;
-        if (inside > most) most = inside, t.nearest = int(k);
+          ++others;
+        if (t.nearest >= 0 && before_[std::size_t(t.nearest)].family != before_[std::size_t(k)].family) t.mixed = true;
+        if (inside > most || (inside == most && k < t.nearest)) most = inside, t.nearest = k;  // any visiting order
       }
     }
   if (holders == 1 && others == 0) t.owner = holder;
@@ -198,7 +201,7 @@ void PartJoiner::find_members(const std::vector<Component>& parts) {
   touch_.resize(n);
   member_start_.assign(m + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    touch_[i] = owner_of(parts[i], std::uint32_t(i + 1));
+    touch_[i] = owner_of(parts[i]);
     if (touch_[i].owner >= 0) ++member_start_[std::size_t(touch_[i].owner) + 1];
   }
   for (std::size_t k = 0; k < m; ++k) member_start_[k + 1] += member_start_[k];

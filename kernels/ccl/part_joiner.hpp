@@ -65,8 +65,8 @@ class PartJoiner {
     int nearest;  // the object whose box holds most of it (over the share that counts), or -1
     bool mixed;   // boxes of two families hold parts of it
   };
-  // `stamp` is unique per part (marks predicted boxes already tested).
-  Touch owner_of(const Component& part, std::uint32_t stamp);
+  // Each predicted box is measured against the part once, in the first grid cell both lie in.
+  Touch owner_of(const Component& part) const;
   bool one_object(const Made& made) const;
   // join()'s steps, in order.
   void find_members(const std::vector<Component>& parts);
@@ -81,9 +81,15 @@ class PartJoiner {
   PartJoinRules rules_;
   std::vector<Object> before_, now_;
   std::vector<Box> predicted_;
-  // A grid of kCell (64) px cells over the frame, each listing the predicted boxes over it.
-  int cols_ = 0, rows_ = 0;
-  std::vector<std::uint32_t> cell_start_, cell_fill_, cell_items_, seen_;
+  // A grid of 2^shift_ px cells over the frame, each listing the predicted boxes over it.
+  struct CellItem {
+    Box box;
+    int object;    // its index in before_
+    int cx0, cy0;  // its first cell
+  };
+  int shift_ = 6, cols_ = 0, rows_ = 0;
+  std::vector<std::uint32_t> cell_start_, cell_fill_;
+  std::vector<CellItem> cell_items_;
   std::vector<Touch> touch_;  // per part
   std::uint64_t next_family_ = 1;
   std::vector<std::uint32_t> member_start_, member_fill_, members_;  // per object before: its parts
