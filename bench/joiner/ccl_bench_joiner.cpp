@@ -27,7 +27,7 @@ struct Args {
   int ring = 120;       // distinct frames, played ping-pong (as ccl-bench-foreground's --ring-1080)
   int frames = 1200;    // frames labelled and joined per pass
   int min_area = 0;     // ccl-bench-foreground's line has none; the recommended line's is 50
-  int passes = 5;       // the joiner runs over all frames this many times; the fastest pass counts
+  int passes = 5;       // the joiner runs over all frames this many times; each frame's fastest counts
   int warmup = 60;      // frames joined but not counted: the background model learns the scene
   bool motion = false;  // --foreground motion: cudaccl foreground=motion (no clean-up: thousands of parts)
 };

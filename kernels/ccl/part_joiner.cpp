@@ -72,8 +72,7 @@ PartJoiner::Touch PartJoiner::owner_of(const Component& part) const {
       const std::size_t c = std::size_t(cy) * std::size_t(cols_) + std::size_t(cx);
       for (std::uint32_t i = cell_start_[c]; i < cell_start_[c + 1]; ++i) {
         const CellItem& p = cell_items_[i];
-        // Branch-free up to the rare box that holds a share of the part; a pair is measured in
-        // one cell only, the first both lie in.
+        // A pair is measured in one cell only, the first both lie in; most pairs do not overlap.
         const int w = std::min(box[2], p.box.b[2]) - std::max(box[0], p.box.b[0]);
         const int h = std::min(box[3], p.box.b[3]) - std::max(box[1], p.box.b[1]);
         const bool here = (std::max(cx0, p.cx0) == cx) & (std::max(cy0, p.cy0) == cy);

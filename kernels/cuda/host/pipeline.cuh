@@ -1,8 +1,8 @@
 // One frame through the CUDA backend: label, analyze, count, and compact the kept components
 // (straight into pinned host memory when few), waiting for the device once a frame where the order
 // allows (raster order; an area filter is then applied on the host while frames stay under 16384
-// components). CudaAnalyzer is this class behind the
-// public header; ccl::Profiling (ccl/profiling.hpp) reaches its timer and switches.
+// components). CudaAnalyzer is this class behind the public header; ccl::Profiling
+// (ccl/profiling.hpp) reaches its timer and switches.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -60,8 +60,8 @@ class FramePipeline {
 
   cudaStream_t stream() const { return stream_; }
   // Frames are queued as CUDA graphs where their options allow (raster order, an area filter only
-  // on the host, an algorithm that does not wait: the defaults); off, every operation is queued by itself (the
-  // benchmarks compare both).
+  // on the host, an algorithm that does not wait: the defaults); off, every operation is queued by
+  // itself (the benchmarks compare both).
   void use_graphs(bool on) { use_graphs_ = on; }
   // Marks each stage of the frames that follow on `timer` (null: none); timed frames are queued
   // operation by operation.
