@@ -20,7 +20,8 @@
 //            where L' is the previous frame's light fit (fit_light below): the straight line through
 //            its (M, I) pairs, so the background follows the light and no object is copied into it
 //     else:  if C >= A: M = I, C = 0        (A = Options::absorb_frames: stopped objects and ghosts join)
-//            u = C == 0 or t % kForegroundUpdatePeriod == 0   (foreground pixels learn 16 times slower)
+//            u = C == 0 or (t % kForegroundUpdatePeriod == 0 and C < kStandingFrames)
+//                (foreground pixels learn 16 times slower; standing ones wait for the absorption)
 //            if u: M += sign(I - M)
 //            D = |I - M|; if u and D != 0: V += sign(min(N D, 255) - V); V = clamp(V, floor, 255)
 //            fg = D >= V;  C = fg ? min(C + 1, 255) : 0
@@ -71,6 +72,10 @@ namespace ccl {
 constexpr std::uint8_t kMotionMinDeviation = 2;    // V's floor: a still pixel needs D >= 2 to be foreground
 constexpr std::uint8_t kMotionMaxDeviation = 255;  // V's ceiling
 constexpr int kForegroundUpdatePeriod = 16;  // Adaptive: a foreground pixel's model moves every 16th frame
+// Adaptive: ... until it has been foreground this many frames in a row (two slow turns). Past that
+// it stands, and its model waits for absorb_frames: drifting on, a standing object's weakest bands
+// would join the background first and split it.
+constexpr int kStandingFrames = 2 * kForegroundUpdatePeriod;
 constexpr int kRelearnFrames = 4;           // Adaptive: frames relearnt after a light change (a ramp of 3 + 1)
 // Adaptive relearns when more than 3/8 of the previous frame was foreground (real traffic: < 0.28).
 constexpr std::uint64_t kRelearnNumerator = 3, kRelearnDenominator = 8;

@@ -81,7 +81,7 @@ LightSums adaptive_step(const ImageView& image, int factor, int absorb_frames, s
       const int absorb = cr[x] >= absorb_frames;  // a stopped object or a ghost joins the background
       int mean = absorb ? i : mr[x];
       const int count = absorb ? 0 : cr[x];
-      const int learn = (count == 0) | slow_turn;
+      const int learn = (count == 0) | (slow_turn & (count < kStandingFrames));
       mean += learn * ((mean < i) - (mean > i));
       const int d = mean > i ? mean - i : i - mean;
       const int target = std::min(factor * d, 255);

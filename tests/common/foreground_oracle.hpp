@@ -123,7 +123,7 @@ class Adaptive {
         }
         int m = m_[i], v = v_[i], c = c_[i];
         if (c >= absorb_frames) { m = in; c = 0; }
-        const bool learn = c == 0 || t_ % 16 == 0;
+        const bool learn = c == 0 || (t_ % 16 == 0 && c < 32);  // past 32 frames in a row it stands
         if (learn) {
           if (m < in) m = m + 1;
           else if (m > in) m = m - 1;

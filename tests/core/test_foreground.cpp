@@ -471,9 +471,29 @@ TEST(AdaptiveForeground, StoppedObjectIsReportedAndItsGhostClearedForAbsorbFrame
   want.insert(want.end(), ghost.begin(), ghost.end());
   EXPECT_EQ(frames_with_components(seq, o), want);
   // Longer than the stop: reported all along; the background it covered moved 3 levels towards it
-  // (slow turns at frames 16, 32 and 48), which its deviation (5 by then) hides: no ghost.
+  // (frame 10, as C was 0, and the slow turns at 16 and 32; at 48 it had stood 38 frames, past
+  // kStandingFrames), which its deviation (5 by then) hides: no ghost.
   o.absorb_frames = 255;
   EXPECT_EQ(frames_with_components(seq, o), frame_range(10, 49));
+}
+
+// A faint object (110 on a flat 100) stands from frame 10 to 149, absorb_frames A = 100. Worked by
+// hand from the contract (N = 3): frame 10 learns (C was 0): M = 101, V = 3, D = 9: foreground; the
+// slow turns at 16 and 32 (C = 6, 22) take M to 103 and V to 5; from frame 48 on (C >= 32) it stands
+// and M stays 103, so D = 7 >= 5 until C reaches A: foreground in frames 10..109 (if standing pixels
+// kept learning it would fade at frame 64: M = 105, D = 5, V = 7). At 110 it is absorbed (M = 110).
+// When it leaves, its place is a ghost from frame 150: M = 109, V = 6; the slow turns at 160 and 176
+// (C = 10, 26) take M to 107 and V to 8, and D = 7 < 8 ends it: frames 150..175.
+TEST(AdaptiveForeground, StandingObjectStaysWholeUntilAbsorbed) {
+  const Sequence seq = generated("faint object stands", 64, 48, 190, [](int x, int y, int t) {
+    const bool object = t >= 10 && t < 150 && x >= 10 && x < 30 && y >= 8 && y < 24;
+    return object ? 110 : 100;
+  });
+  ccl::Options o = ccl::adaptive_recipe(adaptive_opts(8, 0, 0, 0, 100));
+  o.min_area = 20;
+  std::vector<std::size_t> want = frame_range(10, 109), ghost = frame_range(150, 175);
+  want.insert(want.end(), ghost.begin(), ghost.end());
+  EXPECT_EQ(frames_with_components(seq, o), want);
 }
 
 // A textured background with sensor noise, a bright square moving across it, and a light change

@@ -195,13 +195,13 @@ TEST(HardSceneQuality, StoppedObject) {
       // under 20 frames (under 60 pixels wide, leaving at 3 pixels a frame)
       EXPECT_LE(s.longest_ghost(), 100 + 20) << hard::summary(s);
       EXPECT_EQ(s.ghost_cleared, std::vector<bool>({true})) << hard::summary(s);
-      expect_no_worse_than_readme(s, 61);
+      expect_no_worse_than_readme(s, 25);
     }
     if (recommended(line)) {
       EXPECT_GE(s.still_frames_detected, 95) << hard::summary(s);
       EXPECT_LE(s.longest_ghost(), 100 + 20) << hard::summary(s);
       EXPECT_EQ(s.ghost_cleared, std::vector<bool>({true})) << hard::summary(s);
-      expect_no_worse_than_readme(s, joined(line) ? 0 : 30);
+      expect_no_worse_than_readme(s, joined(line) ? 0 : 11);
     }
   }
 }

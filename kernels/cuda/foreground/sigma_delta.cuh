@@ -47,7 +47,7 @@ __host__ __device__ inline AdaptivePixel adaptive_step(int in, int m, int v, int
     m = in;
     c = 0;
   }
-  const bool learn = c == 0 || slow_turn;
+  const bool learn = c == 0 || (slow_turn && c < kStandingFrames);  // a standing pixel waits for absorption
   if (learn) m += (m < in) - (m > in);
   const int d = m > in ? m - in : in - m;
   if (learn && d != 0) {
