@@ -13,5 +13,8 @@ bash tools/trixie-run.sh bash -euo pipefail -c '
   [ ! -x /usr/local/cuda/bin/nvcc ] || export PATH=/usr/local/cuda/bin:$PATH
   [ -f build-1.26/build.ninja ] || meson setup build-1.26 -Dgpu_archs=90 -Dbench=disabled | tail -n 12
   ninja -C build-1.26 >/dev/null
+  # the hard-scene quality scores (HardSceneQuality.*, about 4 minutes) are left to the 1.22 run:
+  # the same code scores them on either version (HardScenes.*, the truth of the scenes, runs here)
+  GTEST_FILTER=-HardSceneQuality.* \
   meson test -C build-1.26 --print-errorlogs --num-processes 2 \
     --suite core --suite element --suite examples --suite reliability --suite docs'
