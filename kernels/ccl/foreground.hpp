@@ -72,9 +72,9 @@ namespace ccl {
 constexpr std::uint8_t kMotionMinDeviation = 2;    // V's floor: a still pixel needs D >= 2 to be foreground
 constexpr std::uint8_t kMotionMaxDeviation = 255;  // V's ceiling
 constexpr int kForegroundUpdatePeriod = 16;  // Adaptive: a foreground pixel's model moves every 16th frame
-// Adaptive: ... until it has been foreground this many frames in a row (two slow turns). Past that
-// it stands, and its model waits for absorb_frames: drifting on, a standing object's weakest bands
-// would join the background first and split it.
+// Adaptive: a pixel foreground this many frames in a row (two slow turns) stands, and its model
+// waits for absorb_frames: drifting on, a standing object's faintest bands would join the
+// background first and split it.
 constexpr int kStandingFrames = 2 * kForegroundUpdatePeriod;
 constexpr int kRelearnFrames = 4;           // Adaptive: frames relearnt after a light change (a ramp of 3 + 1)
 // Adaptive relearns when more than 3/8 of the previous frame was foreground (real traffic: < 0.28).
