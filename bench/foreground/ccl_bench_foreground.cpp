@@ -110,6 +110,7 @@ std::string g_foreground = "motion";
 bool g_chroma = false;  // --chroma: chroma=true, on frames whose ground has colour
 bool g_join_parts = false;  // --join-parts: join-parts=true (the host joins each frame's parts)
 std::string g_min_area;      // --min-area N: min-area=N (the recommended line's 50)
+Props g_extra;               // --prop KEY=VALUE: any other property (the labelling kernels, say), in order
 
 Props element_props(guint in_flight, bool roi = false) {
   Props props{{"backend", g_backend},
@@ -120,6 +121,7 @@ Props element_props(guint in_flight, bool roi = false) {
   if (g_chroma) props.push_back({"chroma", "true"});
   if (g_join_parts) props.push_back({"join-parts", "true"});
   if (!g_min_area.empty()) props.push_back({"min-area", g_min_area});
+  props.insert(props.end(), g_extra.begin(), g_extra.end());
   return props;
 }
 
@@ -732,7 +734,7 @@ void usage() {
       "  [--stream-warmup-1080 N] [--stream-warmup-2160 N] [--cv-cap-s S]\n"
       "  [--only-1080 | --only-2160] [--no-roi-variant] [--host-only] [--cpu-element-check WxH]\n"
       "  [--objects N] [--noise-sigma S] [--foreground motion|adaptive] [--chroma] [--join-parts]\n"
-      "  [--min-area N]\n"
+      "  [--min-area N] [--prop KEY=VALUE ...]\n"
       "--host-only: no GPU; the scene, the host Sigma-Delta reference counts and the OpenCV peers\n"
       "--cpu-element-check WxH: no GPU; cudaccl backend=cpu on system memory through the benchmark's code\n");
 }
@@ -752,6 +754,10 @@ int main(int argc, char** argv) {
       g_join_parts = true;
     else if (v && a == "--min-area")
       g_min_area = argv[++i];
+    else if (v && a == "--prop" && std::strchr(argv[i + 1], '=')) {
+      const std::string kv = argv[++i];
+      g_extra.push_back({kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1)});
+    }
     else if (a == "--only-1080")
       cfg.only_1080 = true;
     else if (a == "--only-2160")
