@@ -107,10 +107,10 @@ std::string get_property(GstElement* e, const char* name) {
 // stay at their defaults.
 std::string g_backend = "cuda";  // "cpu" with --cpu-element-check (system memory, no GPU)
 std::string g_foreground = "motion";
-bool g_chroma = false;  // --chroma: chroma=true, on frames whose ground has colour
+bool g_chroma = false;      // --chroma: chroma=true, on frames whose ground has colour
 bool g_join_parts = false;  // --join-parts: join-parts=true (the host joins each frame's parts)
-std::string g_min_area;      // --min-area N: min-area=N (the recommended line's 50)
-Props g_extra;               // --prop KEY=VALUE: any other property (the labelling kernels, say), in order
+std::string g_min_area;     // --min-area N: min-area=N (the recommended line's 50)
+Props g_extra;              // --prop KEY=VALUE: any other property (the labelling kernels, say), in order
 
 Props element_props(guint in_flight, bool roi = false) {
   Props props{{"backend", g_backend},
@@ -756,9 +756,9 @@ int main(int argc, char** argv) {
       g_min_area = argv[++i];
     else if (v && a == "--prop" && std::strchr(argv[i + 1], '=')) {
       const std::string kv = argv[++i];
-      g_extra.push_back({kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1)});
-    }
-    else if (a == "--only-1080")
+      const std::size_t eq = kv.find('=');
+      g_extra.push_back({kv.substr(0, eq), kv.substr(eq + 1)});
+    } else if (a == "--only-1080")
       cfg.only_1080 = true;
     else if (a == "--only-2160")
       cfg.only_2160 = true;
